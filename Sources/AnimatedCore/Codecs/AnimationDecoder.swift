@@ -1,0 +1,13 @@
+/// What every codec provides (YYAnimatedImage's small protocol): the headers, and the pixels of
+/// one frame blended onto a canvas. Disposal, ordering and random access belong to `Compositor`.
+///
+/// A decoder is used from one thread at a time.
+public protocol AnimationDecoder: AnyObject {
+    /// Canvas size, frames, timing and plays, read from the headers without decoding pixels.
+    var info: AnimationInfo { get }
+
+    /// Decodes frame `index` and blends its pixels onto `canvas` inside the frame rect (clipped),
+    /// using the frame's blend op. It must not apply disposal. Frames may be requested in any
+    /// order. A throw means the frame's data is corrupt: what was drawn before the error stays.
+    func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError)
+}

@@ -1,0 +1,68 @@
+/// Applies disposal and ordering on top of a decoder: one canvas per instance (never shared).
+///
+/// Sequential access composites incrementally; random access replays from the nearest keyframe
+/// at or before the target. Both give identical pixels.
+public final class Compositor {
+    public let decoder: any AnimationDecoder
+    public let info: AnimationInfo
+    /// Holds the composited image of `currentIndex` (before that frame's disposal).
+    public let canvas: Canvas
+    /// The frame whose composited image is in `canvas`; -1 before the first.
+    public private(set) var currentIndex = -1
+    /// Frames whose data was corrupt, with the reason (what decoded is still shown).
+    public private(set) var problems: [Int: String] = [:]
+    /// How many frames have been decoded and blended, replays included (tests, statistics).
+    public private(set) var framesDecoded = 0
+    private var saved: [UInt8] = []    // the rect under a dispose-previous frame, before it drew
+
+    public init(decoder: any AnimationDecoder) throws(AnimatedError) {
+        self.decoder = decoder
+        self.info = decoder.info
+        guard info.frameCount > 0 else { throw .invalid("no frames") }
+        canvas = Canvas(width: info.width, height: info.height)
+    }
+
+    /// The composited canvas of frame `index`. Valid until the next call.
+    @discardableResult
+    public func frame(at index: Int) -> Canvas {
+        precondition(index >= 0 && index < info.frameCount, "frame index out of range")
+        if index == currentIndex { return canvas }
+        let key = keyframe(atOrBefore: index)
+        if index < currentIndex || key > currentIndex {
+            // Replay from the keyframe on a transparent canvas.
+            canvas.clear()
+            currentIndex = key - 1
+            draw(key)
+        }
+        while currentIndex < index { draw(currentIndex + 1) }
+        return canvas
+    }
+
+    /// The nearest keyframe at or before `index` (frame 0 always is one).
+    public func keyframe(atOrBefore index: Int) -> Int {
+        var k = index
+        while k > 0 && !info.frames[k].keyframe { k -= 1 }
+        return k
+    }
+
+    /// Disposes `currentIndex` (unless `next` starts a replay) and draws frame `next`.
+    private func draw(_ next: Int) {
+        if currentIndex >= 0 && currentIndex == next - 1 {
+            let cur = info.frames[currentIndex]
+            switch cur.dispose {
+            case .none: break
+            case .background: canvas.clear(cur.rect)
+            case .previous: canvas.restore(cur.rect, from: saved)
+            }
+        }
+        let f = info.frames[next]
+        if f.dispose == .previous { canvas.save(f.rect, into: &saved) }
+        do {
+            try decoder.blend(frame: next, onto: canvas)
+        } catch {
+            problems[next] = error.description
+        }
+        framesDecoded += 1
+        currentIndex = next
+    }
+}

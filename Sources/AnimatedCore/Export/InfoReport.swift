@@ -1,0 +1,80 @@
+/// The `animplay info` report, as text or JSON (the JSON keys are a contract used by checks).
+public enum InfoReport {
+    /// Result of `info --decode`.
+    public struct DecodeStats: Sendable {
+        public var problems: [Int: String]
+        public var seconds: Double
+        public var megapixelsPerSecond: Double
+        public var peakRSSBytes: Int
+        public init(problems: [Int: String], seconds: Double, megapixelsPerSecond: Double, peakRSSBytes: Int) {
+            self.problems = problems; self.seconds = seconds
+            self.megapixelsPerSecond = megapixelsPerSecond; self.peakRSSBytes = peakRSSBytes
+        }
+    }
+
+    public static func json(_ info: AnimationInfo, file: String, decode: DecodeStats? = nil) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.value("file", file)
+        w.value("format", info.format.rawValue)
+        w.value("width", info.width)
+        w.value("height", info.height)
+        w.value("frameCount", info.frameCount)
+        w.value("plays", info.plays)
+        w.value("durationMs", info.durationMs)
+        w.beginArray("frames")
+        for (i, f) in info.frames.enumerated() {
+            w.beginObject()
+            w.value("index", i)
+            w.value("x", f.rect.x); w.value("y", f.rect.y)
+            w.value("width", f.rect.width); w.value("height", f.rect.height)
+            w.value("delayMs", f.delayMs)
+            w.value("displayMs", info.displayMs(at: i))
+            w.value("dispose", f.dispose.rawValue)
+            w.value("blend", f.blend.rawValue)
+            w.value("keyframe", f.keyframe)
+            if let p = decode?.problems[i] { w.value("problem", p) }
+            w.endObject()
+        }
+        w.endArray()
+        w.beginArray("warnings")
+        for s in info.warnings { w.value(nil, s) }
+        w.endArray()
+        if let d = decode {
+            w.beginObject("decode")
+            w.value("seconds", d.seconds)
+            w.value("megapixelsPerSecond", d.megapixelsPerSecond)
+            w.value("peakRSSBytes", d.peakRSSBytes)
+            w.value("framesWithProblems", d.problems.count)
+            w.endObject()
+        }
+        w.endObject()
+        return w.text
+    }
+
+    public static func text(_ info: AnimationInfo, file: String, decode: DecodeStats? = nil) -> String {
+        var s = "\(file)\n"
+        s += "  format    \(info.format.rawValue)\n"
+        s += "  canvas    \(info.width)x\(info.height)\n"
+        s += "  frames    \(info.frameCount)\n"
+        s += "  plays     \(info.plays == 0 ? "forever" : String(info.plays))\n"
+        s += "  duration  \(JSONWriter.number(info.durationMs)) ms per play\n"
+        for w in info.warnings { s += "  warning   \(w)\n" }
+        if let d = decode {
+            s += "  decoded   \(info.frameCount) frames in \(JSONWriter.number(d.seconds)) s, "
+            s += "\(JSONWriter.number(d.megapixelsPerSecond)) Mpx/s, peak RSS \(d.peakRSSBytes >> 20) MiB\n"
+            if !d.problems.isEmpty { s += "  problems  \(d.problems.count) frames\n" }
+        }
+        s += "\n  frame  rect                 delay  display  dispose     blend   key\n"
+        for (i, f) in info.frames.enumerated() {
+            func pad(_ t: String, _ n: Int) -> String { t.count >= n ? t : t + String(repeating: " ", count: n - t.count) }
+            func lpad(_ t: String, _ n: Int) -> String { t.count >= n ? t : String(repeating: " ", count: n - t.count) + t }
+            s += "  " + lpad(String(i), 5) + "  " + pad(f.rect.description, 19)
+            s += lpad(JSONWriter.number(f.delayMs), 6) + lpad(JSONWriter.number(info.displayMs(at: i)), 9)
+            s += "  " + pad(f.dispose.rawValue, 10) + "  " + pad(f.blend.rawValue, 6) + "  " + (f.keyframe ? "yes" : "")
+            if let p = decode?.problems[i] { s += "  problem: \(p)" }
+            s += "\n"
+        }
+        return s
+    }
+}

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Random-access bytes of one input: a file read with `pread` (so the process never has to hold
+/// the whole file) or a buffer in memory (tests, fuzzing).
+///
+/// Not thread-safe: one decoder, one thread at a time.
+public final class ByteSource {
+    private enum Storage {
+        case file(Int32)
+        case memory(UnsafeMutableRawBufferPointer)
+    }
+    private let storage: Storage
+    /// Total size in bytes.
+    public let count: Int
+    /// A name for messages (the path, or "<memory>").
+    public let name: String
+
+    /// Opens `path` for reading. Directories, missing and unreadable files are clean errors.
+    public init(path: String) throws(AnimatedError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let e = String(cString: strerror(errno)); close(fd); throw .unreadable(e)
+        }
+        if (st.st_mode & S_IFMT) == S_IFDIR { close(fd); throw .unreadable("is a directory") }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { close(fd); throw .unreadable("not a regular file") }
+        storage = .file(fd)
+        count = Int(st.st_size)
+        name = path
+    }
+
+    /// Wraps a copy of `bytes`.
+    public init<C: Collection>(bytes: C, name: String = "<memory>") where C.Element == UInt8 {
+        let buf = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        _ = buf.initializeMemory(as: UInt8.self, from: bytes)
+        storage = .memory(buf)
+        count = bytes.count
+        self.name = name
+    }
+
+    deinit {
+        switch storage {
+        case .file(let fd): close(fd)
+        case .memory(let buf): buf.deallocate()
+        }
+    }
+
+    /// Copies up to `buffer.count` bytes starting at `offset`; returns how many were copied
+    /// (fewer only at the end of the data).
+    public func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(AnimatedError) -> Int {
+        guard offset >= 0, offset < count, buffer.count > 0 else { return 0 }
+        let n = min(buffer.count, count - offset)
+        switch storage {
+        case .memory(let mem):
+            buffer.baseAddress!.copyMemory(from: mem.baseAddress! + offset, byteCount: n)
+            return n
+        case .file(let fd):
+            var done = 0
+            while done < n {
+                let r = pread(fd, buffer.baseAddress! + done, n - done, off_t(offset + done))
+                if r < 0 {
+                    if errno == EINTR { continue }
+                    throw .unreadable(String(cString: strerror(errno)))
+                }
+                if r == 0 { break }
+                done += r
+            }
+            return done
+        }
+    }
+
+    /// Reads `length` bytes at `offset` into a new array (short at the end of the data).
+    public func bytes(at offset: Int, length: Int) throws(AnimatedError) -> [UInt8] {
+        let n = max(0, min(length, count - offset))
+        guard n > 0 else { return [] }
+        var out = [UInt8](repeating: 0, count: n)
+        var failure: AnimatedError?
+        let got = out.withUnsafeMutableBytes { b -> Int in
+            do { return try read(at: offset, into: b) } catch { failure = (error as? AnimatedError) ?? .unreadable("I/O error"); return 0 }
+        }
+        if let failure { throw failure }
+        if got < n { out.removeLast(n - got) }
+        return out
+    }
+
+    /// All bytes (for formats whose library needs the whole file in memory).
+    public func allBytes() throws(AnimatedError) -> [UInt8] { try bytes(at: 0, length: count) }
+}

@@ -1,0 +1,47 @@
+/// Resource limits checked from the headers, before any pixel memory is allocated.
+public struct DecodeLimits: Sendable, Equatable {
+    /// Largest canvas side, in pixels.
+    public var maxDimension: Int
+    /// Largest canvas area, in pixels.
+    public var maxPixels: Int
+    /// Largest number of frames indexed.
+    public var maxFrames: Int
+    /// Cap on the pixel memory a decoder may hold at once (canvas, saved copy, frame scratch).
+    public var maxDecodedBytes: Int
+
+    /// 16384 per side and 2^26 pixels (an 8K frame fits; a 16384² bomb does not), 1 GiB of pixels.
+    public static let `default` = DecodeLimits(maxDimension: 16384, maxPixels: 1 << 26,
+                                               maxFrames: 1 << 20, maxDecodedBytes: 1 << 30)
+
+    public init(maxDimension: Int, maxPixels: Int, maxFrames: Int, maxDecodedBytes: Int) {
+        self.maxDimension = maxDimension; self.maxPixels = maxPixels
+        self.maxFrames = maxFrames; self.maxDecodedBytes = maxDecodedBytes
+    }
+
+    /// Throws unless a `width`×`height` canvas (and the decoder's working copies) fits.
+    public func check(width: Int, height: Int, workingCopies: Int = 3) throws(AnimatedError) {
+        guard width > 0, height > 0 else {
+            throw .invalid("canvas is \(width)x\(height)")
+        }
+        guard width <= maxDimension, height <= maxDimension else {
+            throw .limitExceeded("canvas \(width)x\(height) exceeds \(maxDimension) pixels per side")
+        }
+        let (pixels, o1) = width.multipliedReportingOverflow(by: height)
+        guard !o1, pixels <= maxPixels else {
+            throw .limitExceeded("canvas \(width)x\(height) exceeds \(maxPixels) pixels")
+        }
+        let bytes = pixels * 4 * workingCopies
+        guard bytes <= maxDecodedBytes else {
+            throw .limitExceeded("canvas \(width)x\(height) needs \(bytes >> 20) MiB, limit \(maxDecodedBytes >> 20) MiB")
+        }
+    }
+}
+
+/// Options every decoder takes.
+public struct DecodeOptions: Sendable {
+    public var limits: DecodeLimits
+    public var timing: TimingPolicy
+    public init(limits: DecodeLimits = .default, timing: TimingPolicy = TimingPolicy()) {
+        self.limits = limits; self.timing = timing
+    }
+}

@@ -1,0 +1,4 @@
+#ifndef ANIMPLAY_CPNG_SHIM_H
+#define ANIMPLAY_CPNG_SHIM_H
+#include <png.h>
+#endif

@@ -1,0 +1,23 @@
+import ArgumentParser
+
+@main
+struct Animplay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "animplay",
+        abstract: "Play animated GIF, APNG and WebP images in the terminal.",
+        discussion: """
+        animplay FILE plays FILE (the `play` subcommand is the default). `info` describes an \
+        animation, `dump` writes its composited frames as PPM/PAM files.
+
+        EXIT STATUS
+          0  success (warnings about damaged but playable files go to stderr or `info`)
+          1  runtime failure (terminal unavailable, interrupted)
+          2  a file could not be read or an output could not be written
+          3  the file is not a supported image, or is too damaged to show any frame
+          4  the image exceeds a decoding limit (see --max-pixels, --max-dimension)
+         64  usage error
+        """,
+        subcommands: [Play.self, Info.self, Dump.self],
+        defaultSubcommand: Play.self
+    )
+}

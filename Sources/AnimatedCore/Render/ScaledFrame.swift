@@ -1,0 +1,42 @@
+/// Pixel size of the render target (for half-block cells: columns × 2·rows).
+public struct RenderSize: Sendable, Hashable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) { self.width = width; self.height = height }
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// A composited frame already scaled to the render target: what the cell renderer consumes.
+/// RGBA, 8-bit sRGB, straight (non-premultiplied) alpha, rows packed.
+public struct ScaledFrame: Sendable {
+    /// Frame index in the animation.
+    public let index: Int
+    public let size: RenderSize
+    public let pixels: [UInt8]
+    public init(index: Int, size: RenderSize, pixels: [UInt8]) {
+        self.index = index; self.size = size; self.pixels = pixels
+    }
+    public var byteCount: Int { pixels.count }
+}
+
+/// Scales a composited canvas to the render size. Runs on the frame buffer's producer thread.
+public protocol FrameScaler: Sendable {
+    func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame
+}
+
+/// Nearest-neighbour scaling: a simple reference used by tests.
+public struct NearestScaler: FrameScaler {
+    public init() {}
+    public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+        var out = [UInt8](repeating: 0, count: size.width * size.height * 4)
+        for y in 0..<size.height {
+            let sy = min(canvas.height - 1, y * canvas.height / size.height)
+            for x in 0..<size.width {
+                let sx = min(canvas.width - 1, x * canvas.width / size.width)
+                let s = (sy * canvas.width + sx) * 4, d = (y * size.width + x) * 4
+                for k in 0..<4 { out[d + k] = canvas.pixels[s + k] }
+            }
+        }
+        return ScaledFrame(index: index, size: size, pixels: out)
+    }
+}

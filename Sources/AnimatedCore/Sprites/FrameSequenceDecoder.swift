@@ -9,10 +9,17 @@ public final class FrameSequenceDecoder: AnimationDecoder {
     /// Why a file's headers could not be read (the frame reports it; playback goes on).
     private let openErrors: [Int: AnimatedError]
 
-    /// `delayMs` applies to every frame (default 10 fps).
-    public init(files: [String], delayMs: Double = SpriteSheetSpec.defaultDelayMs,
+    /// `delayMs` applies to every frame (default 10 fps); `frameLimit` keeps the first N files.
+    public init(files allFiles: [String], delayMs: Double = SpriteSheetSpec.defaultDelayMs, frameLimit: Int? = nil,
                 options: DecodeOptions = DecodeOptions(), warnings extraWarnings: [String] = []) throws(AnimatedError) {
-        guard !files.isEmpty else { throw .invalid("no images to play") }
+        guard !allFiles.isEmpty else { throw .invalid("no images to play") }
+        var files = allFiles
+        if let frameLimit {
+            guard frameLimit >= 1, frameLimit <= files.count else {
+                throw .invalid("\(frameLimit) frames asked for, but there are \(files.count) images")
+            }
+            files.removeLast(files.count - frameLimit)
+        }
         guard files.count <= options.limits.maxFrames else {
             throw .limitExceeded("\(files.count) images exceed the limit of \(options.limits.maxFrames) frames")
         }
@@ -55,7 +62,7 @@ public final class FrameSequenceDecoder: AnimationDecoder {
     }
 
     /// The images of `folder` in natural order (see `ImageFolder`).
-    public convenience init(folder: String, delayMs: Double = SpriteSheetSpec.defaultDelayMs,
+    public convenience init(folder: String, delayMs: Double = SpriteSheetSpec.defaultDelayMs, frameLimit: Int? = nil,
                             options: DecodeOptions = DecodeOptions()) throws(AnimatedError) {
         let listing = try ImageFolder.list(folder, maxFiles: options.limits.maxFrames)
         guard !listing.files.isEmpty else {
@@ -63,7 +70,7 @@ public final class FrameSequenceDecoder: AnimationDecoder {
                                                : "the folder is empty")
         }
         let note = listing.skipped > 0 ? ["skipped \(listing.skipped) files that are not GIF, PNG or WebP images"] : []
-        try self.init(files: listing.files, delayMs: delayMs, options: options, warnings: note)
+        try self.init(files: listing.files, delayMs: delayMs, frameLimit: frameLimit, options: options, warnings: note)
     }
 
     /// Decodes the file's first frame and places it centred. A damaged file shows what

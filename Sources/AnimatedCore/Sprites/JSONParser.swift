@@ -67,7 +67,7 @@ public struct JSONParser {
         guard depth <= maxDepth else { throw error("nesting deeper than \(maxDepth) levels") }
         pos += 1                                    // {
         var members: [(key: String, value: JSONValue)] = []
-        var seen = Set<String>()
+        var seen = Set<String>()             // used once an object outgrows a linear scan
         skipWhitespace()
         if pos < end && bytes[pos] == UInt8(ascii: "}") { pos += 1; return JSONObject(members) }
         while true {
@@ -75,7 +75,14 @@ public struct JSONParser {
             guard pos < end, bytes[pos] == UInt8(ascii: "\"") else { throw expected("a string key") }
             let keyStart = pos
             let key = try string()
-            guard seen.insert(key).inserted else {
+            let duplicate: Bool
+            if members.count < 16 {
+                duplicate = members.contains { $0.key == key }
+            } else {
+                if seen.isEmpty { seen = Set(members.map(\.key)) }
+                duplicate = !seen.insert(key).inserted
+            }
+            guard !duplicate else {
                 pos = keyStart
                 throw error("duplicate key \(JSONWriter.quote(key))")
             }

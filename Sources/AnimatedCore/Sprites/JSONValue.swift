@@ -1,6 +1,6 @@
 /// A parsed JSON document. Objects keep their members in document order (an atlas's frames
 /// play in the order the exporter wrote them).
-public indirect enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)

@@ -195,6 +195,28 @@ import Testing
         #expect(why.contains("outside the 23x16 canvas"), "\(why)")
     }
 
+    /// Damage libwebpdemux only reports as "parse error"; the message must name the problem.
+    @Test(arguments: [
+        ("set a reserved VP8X flag", "reserved flag bits"),
+        ("clear the animation flag", "without the animation flag"),
+        ("rename ANIM", "ANMF chunk before the ANIM chunk"),
+        ("break frame 1's VP8L signature", "frame 1: bad VP8L bitstream header"),
+    ])
+    func invalidContainerIsNamed(_ damage: String, _ expected: String) throws {
+        var file = try Self.bytes("animated.webp")
+        func offset(of tag: String, occurrence: Int = 0) -> Int {
+            (0..<file.count - 4).filter { file[$0..<$0 + 4].elementsEqual(tag.utf8) }[occurrence]
+        }
+        switch damage {
+        case "set a reserved VP8X flag": file[20] |= 0x01
+        case "clear the animation flag": file[20] &= ~0x02
+        case "rename ANIM": file[offset(of: "ANIM")] = UInt8(ascii: "X")
+        default: file[offset(of: "VP8L", occurrence: 1) + 8] = 0        // signature 0x2f
+        }
+        guard case .invalid(let why)? = Self.openError(file) else { Issue.record("expected .invalid"); return }
+        #expect(why.contains(expected), "\(why)")
+    }
+
     @Test func corruptBitstreamFailsThatFrameOnly() throws {
         var file = try Self.bytes("animated.webp")
         // Overwrite frame 3's VP8 data after its 10-byte frame header (the headers stay valid).

@@ -65,8 +65,8 @@ struct Dump: ParsableCommand {
                     throw CLIFailure(file: nil, error: error)
                 }
             }
-            for (i, p) in compositor.problems.sorted(by: { $0.key < $1.key }) {
-                StandardError.write("animplay: \(source.displayName): warning: frame \(i): \(p)\n")
+            for (_, p) in compositor.problems.sorted(by: { $0.key < $1.key }) {
+                StandardError.write("animplay: \(source.displayName): warning: \(p)\n")
             }
         }
     }

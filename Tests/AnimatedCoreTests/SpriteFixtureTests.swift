@@ -24,6 +24,16 @@ import Testing
         }
     }
 
+    @Test func webpSheetCutsLikeThePNGSheet() throws {
+        let spec = SpriteSheetSpec(layout: .grid(SpriteGrid(columns: 4, rows: 3, margin: 1, spacing: 2)), frameLimit: 7)
+        let webp = try spriteFramesForwardAndBackward { try SpriteSheetDecoder(path: root + "/grid/sheet.webp", spec: spec) }
+        let png = try spriteFramesForwardAndBackward { try SpriteSheetDecoder(path: root + "/grid/sheet.png", spec: spec) }
+        // Equal under the corpus rule: fully transparent pixels match whatever their colour.
+        #expect(webp.count == 7)
+        for k in 0..<7 { #expect(Corpus.mismatch(webp[k], png[k], width: 6, tolerance: 0) == nil, "cell \(k)") }
+        #expect(webp.allSatisfy { $0.contains { $0 != 0 } })
+    }
+
     @Test(arguments: ["tp-hash.json", "tp-array.json"])
     func texturePackerFramesAreUntrimmedAndUnrotated(_ json: String) throws {
         let atlas = try AtlasParser.load(path: root + "/atlas/" + json)

@@ -5,6 +5,7 @@ Every picture is computed from `pixel(k, x, y)`, so the sheets and the separatel
 frames (the cells "cut by hand") hold the same pixels by construction:
 
   grid/sheet.png          4x3 cells of 6x5 px, margin 1, spacing 2 (32x21); gutters opaque magenta
+  grid/sheet.webp         the same sheet as lossless WebP (cwebp -lossless -exact, when cwebp exists)
   grid/frames/frameN.png  cell N-1 of that sheet (N = 1..12, unpadded: natural order matters),
                           plus notes.txt, which a folder listing must skip
   mixed/a1.png a2.png a10.png   4x4, 7x3 and 2x6 images (canvas 7x6, each centred)
@@ -14,7 +15,7 @@ frames (the cells "cut by hand") hold the same pixels by construction:
   atlas/ase-sheet.png     six 5x4 frames in a row; atlas/ase.json: Aseprite hash JSON with
                           durations and tags in all four directions
 """
-import json, os, struct, zlib
+import json, os, shutil, struct, subprocess, zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -75,6 +76,9 @@ def grid():
         paste(sheet, cell, margin + (k % cols) * (cw + spacing), margin + (k // cols) * (ch + spacing))
         png(f"{HERE}/grid/frames/frame{k + 1}.png", cw, ch, cell)
     png(f"{HERE}/grid/sheet.png", w, h, sheet)
+    if shutil.which("cwebp"):      # -exact keeps the colour of fully transparent pixels
+        subprocess.run(["cwebp", "-quiet", "-lossless", "-exact", f"{HERE}/grid/sheet.png",
+                        "-o", f"{HERE}/grid/sheet.webp"], check=True)
     with open(f"{HERE}/grid/frames/notes.txt", "w") as f:
         f.write("not an image: the folder listing skips it\n")
 

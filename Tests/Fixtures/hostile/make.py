@@ -5,7 +5,7 @@
 
 Writes DIR/files/<name> (default DIR = this folder) and DIR/manifest.tsv, one row per fixture:
 
-    name  kind  expect  exits  note
+    name  kind  expect  exits  cost  note
 
 kind    file (in files/), dir (the runner makes an empty directory), unreadable (the runner copies
         `note`'s first word, a fixture name, to a file mode 000 and reads it as an unprivileged user)
@@ -13,6 +13,8 @@ expect  error: must fail (non-zero exit, one-line message); ok: must succeed (a 
         with warnings is fine); any: either, as long as it is clean
 exits   the exit statuses allowed (comma-separated); '-' for the default of `expect`
         (error: 2,3,4; ok: 0; any: 0,3,4)
+cost    light, or heavy: a bomb that legitimately takes a large canvas or many frames (seconds in
+        a debug build), left to the CLI run of the release binary (Tests/hostile/run.py)
 
 Files over 1 MiB (the 100 000-frame bombs) are not committed (.gitignore): scripts/test runs this
 script before the tests, and it rewrites every file byte-for-byte the same each time.
@@ -295,11 +297,12 @@ class Catalogue:
 
     def add(self, name, data, expect, note, exits="-", kind="file"):
         assert name not in self.data, name
-        self.rows.append((name, kind, expect, exits, note))
+        heavy = "100000" in name or "8192" in name or "bomb" in name
+        self.rows.append((name, kind, expect, exits, "heavy" if heavy else "light", note))
         self.data[name] = data
 
     def special(self, name, kind, expect, exits, note):
-        self.rows.append((name, kind, expect, exits, note))
+        self.rows.append((name, kind, expect, exits, "light", note))
 
 
 def corpus_file(rel):
@@ -611,7 +614,7 @@ def main():
         with open(path, "wb") as f:
             f.write(data)
     with open(os.path.join(args.out, "manifest.tsv"), "w") as f:
-        f.write("name\tkind\texpect\texits\tnote\n")
+        f.write("name\tkind\texpect\texits\tcost\tnote\n")
         for row in cat.rows:
             f.write("\t".join(row) + "\n")
     print(f"{len(cat.rows)} fixtures in {files}")

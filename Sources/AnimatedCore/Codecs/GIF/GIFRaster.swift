@@ -47,7 +47,22 @@ enum GIFRaster {
                 i &+= 1
             }
         } else {
+            // Eight indices at a time: runs of transparent pixels (what encoders emit for
+            // "unchanged") are skipped without touching the canvas; mixed groups use a
+            // branch-free select, since transparent and opaque pixels alternate unpredictably.
+            let t = UInt64(truncatingIfNeeded: transparent) &* 0x0101_0101_0101_0101
             var i = 0
+            while i &+ 8 <= count {
+                let group = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
+                if group != t {
+                    for j in i..<(i &+ 8) {
+                        let c = Int(src[j])
+                        let old = dst.load(fromByteOffset: j &<< 2, as: UInt32.self)
+                        dst.storeBytes(of: c == transparent ? old : palette[c], toByteOffset: j &<< 2, as: UInt32.self)
+                    }
+                }
+                i &+= 8
+            }
             while i < count {
                 let c = Int(src[i])
                 if c != transparent {

@@ -15,13 +15,15 @@ public final class GIFDecoder: AnimationDecoder {
     public let info: AnimationInfo
     let source: ByteSource
     private let input: GIFInput
-    private let entries: [GIFFrameEntry]
+    let entries: [GIFFrameEntry]
     private var handle: GIFHandle?
     private let palette = GIFPalette()
     private let row: UnsafeMutablePointer<UInt8>
     private let maxPixels: Int
     /// giflib handles opened (the index pass included): tests check that playback reuses one.
     private(set) var handlesOpened = 0
+    /// Images giflib keeps in `SavedImages` (tests check it stays 0 however many frames).
+    var giflibSavedImages: Int { Int(handle?.gif.pointee.ImageCount ?? 0) }
 
     public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         self.source = source
@@ -160,11 +162,13 @@ public final class GIFDecoder: AnimationDecoder {
         }
         input.position = entry.offset
         input.pastEnd = false
+        input.clampsSubBlocks = false
         guard h.recordType() == IMAGE_DESC_RECORD_TYPE, h.imageHeader() || entry.wideCodeSize > 0 else {
             handle = nil
             if let e = input.ioError { throw e }
             throw .invalid("frame \(index): cannot read the image descriptor")
         }
+        input.clampsSubBlocks = entry.wideCodeSize == 0
         return h.gif
     }
 

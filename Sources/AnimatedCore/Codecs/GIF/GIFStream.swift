@@ -15,6 +15,11 @@ final class GIFInput {
     var position = 0
     /// Set when a read went beyond the end of the data (cleared by the caller).
     var pastEnd = false
+    /// Set while giflib decodes image data, where every 1-byte read is a sub-block size: a size
+    /// that reaches past the end of the file is cut down to the bytes that exist, so giflib
+    /// decodes all of them and then stops at the (zero) next size, instead of decoding the
+    /// zero padding as LZW codes.
+    var clampsSubBlocks = false
     /// The first I/O error; giflib only sees a short read.
     private(set) var ioError: AnimatedError?
 
@@ -33,6 +38,19 @@ final class GIFInput {
     /// Copies `count` bytes at `position` into `dst` (zeros past the end) and advances.
     /// Returns `count`, or 0 after an I/O error.
     func read(into dst: UnsafeMutableRawPointer, count: Int) -> Int {
+        let n = fill(dst, count: count)
+        if clampsSubBlocks && n == 1 {
+            let size = Int(dst.load(as: UInt8.self))
+            let remaining = source.count - position
+            if size > remaining {
+                dst.storeBytes(of: UInt8(max(remaining, 0)), as: UInt8.self)
+                pastEnd = true
+            }
+        }
+        return n
+    }
+
+    private func fill(_ dst: UnsafeMutableRawPointer, count: Int) -> Int {
         var done = 0
         while done < count {
             let inBuffer = position &- bufferStart

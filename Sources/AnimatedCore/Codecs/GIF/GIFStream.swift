@@ -15,11 +15,12 @@ final class GIFInput {
     var position = 0
     /// Set when a read went beyond the end of the data (cleared by the caller).
     var pastEnd = false
-    /// Set while giflib decodes image data, where every 1-byte read is a sub-block size: a size
-    /// that reaches past the end of the file is cut down to the bytes that exist, so giflib
-    /// decodes all of them and then stops at the (zero) next size, instead of decoding the
-    /// zero padding as LZW codes.
-    var clampsSubBlocks = false
+    /// True while giflib decodes image data, which it reads as sub-blocks: a 1-byte size, then
+    /// that many bytes in one read. A size that reaches past the end of the file is cut down to
+    /// the bytes that exist, so giflib decodes all of them and then stops at the (zero) next
+    /// size, instead of decoding the zero padding as LZW codes.
+    var clampsSubBlocks = false { didSet { blockDataPending = false } }
+    private var blockDataPending = false     // the next read is the data of the last size read
     /// The first I/O error; giflib only sees a short read.
     private(set) var ioError: AnimatedError?
 
@@ -39,12 +40,17 @@ final class GIFInput {
     /// Returns `count`, or 0 after an I/O error.
     func read(into dst: UnsafeMutableRawPointer, count: Int) -> Int {
         let n = fill(dst, count: count)
-        if clampsSubBlocks && n == 1 {
-            let size = Int(dst.load(as: UInt8.self))
-            let remaining = source.count - position
-            if size > remaining {
-                dst.storeBytes(of: UInt8(max(remaining, 0)), as: UInt8.self)
-                pastEnd = true
+        if clampsSubBlocks && n > 0 {
+            if blockDataPending {
+                blockDataPending = false
+            } else if n == 1 {
+                let size = Int(dst.load(as: UInt8.self))
+                let remaining = max(source.count - position, 0)
+                if size > remaining {
+                    dst.storeBytes(of: UInt8(remaining), as: UInt8.self)
+                    pastEnd = true
+                }
+                blockDataPending = min(size, remaining) > 0
             }
         }
         return n

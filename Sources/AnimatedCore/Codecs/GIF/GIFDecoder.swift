@@ -83,6 +83,7 @@ public final class GIFDecoder: AnimationDecoder {
         for k in 0..<stored {
             let y = GIFRaster.imageRow(stored: k, height: rect.height, interlaced: interlaced)
             guard DGifGetLine(gif, row, width) == GIF_OK else {
+                if let e = input.ioError { handle = nil; throw e }
                 let reason = input.pastEnd ? "image data truncated" : GIFHandle.message(gif.pointee.Error)
                 handle = nil            // giflib's state after an error is not documented
                 if y < rowsNeeded {
@@ -179,7 +180,9 @@ public final class GIFDecoder: AnimationDecoder {
         defer { handle = nil }
         let gif = try openImage(entry, frame: index)
         let width = Int(gif.pointee.Image.Width)
-        for _ in 0..<k where DGifGetLine(gif, row, Int32(width)) != GIF_OK { return 0 }
+        for _ in 0..<k {
+            guard DGifGetLine(gif, row, Int32(width)) == GIF_OK else { return 0 }
+        }
         var got = 0
         while got < width, DGifGetLine(gif, row + got, 1) == GIF_OK { got += 1 }
         return got

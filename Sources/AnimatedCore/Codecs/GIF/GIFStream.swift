@@ -102,6 +102,7 @@ final class GIFHandle {
         self.input = input
         input.position = 0
         input.pastEnd = false
+        input.clampsSubBlocks = false
         var error: Int32 = 0
         let user = Unmanaged.passUnretained(input).toOpaque()
         let opened = DGifOpen(user, { gif, bytes, count in

@@ -115,8 +115,9 @@ enum Hostile {
 
     /// The limit bombs are refused from their headers as `limitExceeded` (exit 4), not after
     /// allocating: this is what keeps a 40-byte file from asking for gigabytes.
-    @Test(arguments: ["gif-screen-65535x65535.gif", "gif-screen-16385x1.gif",
-                      "webp-canvas-16384x16384-1000frames.webp", "webp-still-huge-vp8l.webp"])
+    @Test(arguments: ["gif-screen-65535x65535.gif", "gif-screen-8192x4097.gif", "gif-screen-65535x513.gif",
+                      "gif-screen-8192x8192.gif", "webp-canvas-16384x16384-1000frames.webp",
+                      "webp-still-huge-vp8l.webp"])
     func pixelBombsAreRefusedAsTooLarge(_ name: String) {
         guard case .failed(let e) = Hostile.decode(Hostile.root + "/files/" + name) else {
             Issue.record("\(name) decoded"); return
@@ -132,6 +133,12 @@ enum Hostile {
     func frameCountBombsIndexEveryFrame(_ name: String) throws {
         let path = Hostile.root + "/files/" + name
         let decoder = try AnimationLoader.open(path: path)
-        #expect(decoder.info.frameCount == 100_000)
+        if decoder is WebPDecoder {
+            // libwebpdemux indexes in n²: the first frames are shown, and a warning says so.
+            #expect(decoder.info.frameCount == WebPDecoder.maxIndexedFrames)
+            #expect(decoder.info.warnings.contains { $0.contains("first \(WebPDecoder.maxIndexedFrames) of 100000") })
+        } else {
+            #expect(decoder.info.frameCount == 100_000)
+        }
     }
 }

@@ -62,6 +62,24 @@ import Testing
         #expect(u.nextDeadline == t0 + ms(600))
     }
 
+    @Test func lateBufferHoldsTheScheduleWithoutBurst() throws {
+        // A one-frame budget: every new frame is produced only once the display asks for it.
+        let time = ManualTime()
+        let t0 = time.now()
+        let p = try makePlayer(SolidDecoder(frames: 4), PlayerOptions(maxFPS: 0, bufferBytes: 1), time: time)
+        _ = settle(p)
+        time.set(t0 + ms(100))
+        let asked = p.update()
+        #expect(asked.frame == nil && asked.waiting && p.status.waiting)
+        #expect(asked.nextDeadline == t0 + ms(100) + Player.pollNanoseconds)
+        time.set(t0 + ms(130))                      // the producer took 30 ms
+        let u = settle(p)
+        #expect(u.frame.map(SolidDecoder.index) == 1 && !u.waiting && !p.status.waiting)
+        // Frame 1 gets its whole 100 ms from when it could be shown: nothing skipped, no burst.
+        #expect(u.nextDeadline == t0 + ms(230))
+        #expect(p.status.droppedFrames == 0)
+    }
+
     @Test func capMergesFramesShorterThanATick() throws {
         let time = ManualTime()
         let t0 = time.now()

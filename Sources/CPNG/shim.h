@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <cpuid.h>
@@ -34,6 +35,61 @@ static inline void animplay_png_read_callback(png_structp png, png_bytep out, si
         png_error(png, s->message[0] ? s->message : "read error");
     }
 }
+
+/* Memory for libpng (and zlib through it) while one image is decoded: a block handed out in
+ * order and reset per image, so that decoding frame after frame allocates nothing once the block
+ * is big enough (libpng otherwise mallocs its structs, zlib window and row buffers per image).
+ * What does not fit is malloc'd and freed at the next reset, which grows the block to fit. */
+#define ANIMPLAY_ARENA_OVERFLOW 64
+typedef struct animplay_png_arena {
+    unsigned char *block;
+    size_t capacity;
+    size_t used;
+    void *overflow[ANIMPLAY_ARENA_OVERFLOW];
+    size_t overflow_count;
+    size_t overflow_bytes;
+} animplay_png_arena;
+
+static inline void animplay_png_arena_reset(animplay_png_arena *a) {
+    for (size_t i = 0; i < a->overflow_count; i++) free(a->overflow[i]);
+    if (a->overflow_count > 0) {
+        size_t want = a->used + a->overflow_bytes;
+        want += want / 4;
+        unsigned char *bigger = (unsigned char *)malloc(want);
+        if (bigger != NULL) { free(a->block); a->block = bigger; a->capacity = want; }
+    }
+    a->overflow_count = 0;
+    a->overflow_bytes = 0;
+    a->used = 0;
+}
+
+static inline void animplay_png_arena_release(animplay_png_arena *a) {
+    animplay_png_arena_reset(a);
+    free(a->block);
+    a->block = NULL;
+    a->capacity = 0;
+}
+
+static inline png_voidp animplay_png_arena_malloc(png_structp png, png_alloc_size_t size) {
+    animplay_png_arena *a = (animplay_png_arena *)png_get_mem_ptr(png);
+    size_t rounded = (size + 15) & ~(size_t)15;
+    if (rounded < size) return NULL;
+    if (a->block != NULL && rounded <= a->capacity - a->used) {
+        void *p = a->block + a->used;
+        a->used += rounded;
+        return p;
+    }
+    if (a->overflow_count == ANIMPLAY_ARENA_OVERFLOW) return NULL;
+    void *p = malloc(size > 0 ? size : 1);
+    if (p != NULL) {
+        a->overflow[a->overflow_count++] = p;
+        a->overflow_bytes += rounded;
+    }
+    return p;
+}
+
+/* Everything is given back at the next reset. */
+static inline void animplay_png_arena_free(png_structp png, png_voidp p) { (void)png; (void)p; }
 
 /* The error pointer is a 128-byte message buffer owned by the caller. */
 static inline void animplay_png_on_error(png_structp png, png_const_charp msg) {
@@ -127,9 +183,11 @@ static inline void animplay_widen_to_rgba(unsigned char *row, uint32_t width, in
  * out + y * stride. Returns 0, or -1 with a message in `message` (128 bytes); rows written
  * before an error keep their pixels.
  *
+ * libpng's memory comes from `arena` (reset here, so nothing of a previous image survives).
  * The reader checks the CRCs of the file's chunks itself, so libpng's CRC and Adler-32 checks
  * are switched off; libpng's "benign" errors (extra or missing image data) are errors here. */
 static inline int animplay_png_decode_rgba(animplay_png_read_fn read, void *context,
+                                           animplay_png_arena *arena,
                                            uint32_t width, uint32_t height,
                                            unsigned char *out, size_t stride, char *message) {
     animplay_png_source src;
@@ -137,8 +195,10 @@ static inline int animplay_png_decode_rgba(animplay_png_read_fn read, void *cont
     src.context = context;
     src.message[0] = 0;
     message[0] = 0;
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, message,
-                                             animplay_png_on_error, animplay_png_on_warning);
+    animplay_png_arena_reset(arena);
+    png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, message,
+                                               animplay_png_on_error, animplay_png_on_warning,
+                                               arena, animplay_png_arena_malloc, animplay_png_arena_free);
     if (png == NULL) { strcpy(message, "out of memory"); return -1; }
     png_infop info = png_create_info_struct(png);
     if (info == NULL) {

@@ -10,11 +10,11 @@
 # Everything goes to Fuzz/out (gitignored): the harness binaries, a log per run, crash
 # artifacts (out/crashes/HARNESS-crash-*), and the corpus libFuzzer grows (Fuzz/corpus-HARNESS,
 # also gitignored). Seeds: Tests/Fixtures (corpus inputs, hostile fixtures, sprite atlases), cut to 16 KiB.
-# Extra libFuzzer flags can be passed in FUZZ_FLAGS.
+# Extra libFuzzer flags can be passed in FUZZ_FLAGS; FUZZ_OUT moves Fuzz/out elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-OUT=$ROOT/Fuzz/out
+OUT=${FUZZ_OUT:-$ROOT/Fuzz/out}
 HARNESSES=(gif apng webp atlas)
 export SWIFT_BACKTRACE=enable=no          # let libFuzzer/ASan report crashes, not the Swift backtracer
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
@@ -30,7 +30,7 @@ harness_file() {
 build_lib() {
   mkdir -p "$OUT"
   local lib=$OUT/libAnimatedCore.a
-  if [ -f "$lib" ] && [ -z "$(find Sources/AnimatedCore Sources/CGIF Sources/CPNG Sources/CWebP Fuzz/run.sh -newer "$lib" -type f | head -1)" ]; then
+  if [ -f "$lib" ] && [ -z "$(find Sources/AnimatedCore Sources/CGIF Sources/CPNG Sources/CWebP -newer "$lib" -type f | head -1)" ]; then
     return
   fi
   echo "fuzz: building AnimatedCore with -sanitize=fuzzer,address" >&2
@@ -76,7 +76,7 @@ seed_dir() {
 run() {
   local h=$1; shift
   build_lib; build_harness "$h"
-  local corpus=$ROOT/Fuzz/corpus-$h seeds log=$OUT/fuzz-$h.log
+  local corpus=$ROOT/Fuzz/corpus-$h seeds log=$OUT/fuzz-$h${LOG_SUFFIX:-}.log
   seeds=$(seed_dir "$h")
   mkdir -p "$corpus" "$OUT/crashes"
   echo "fuzz: $h $* (log: $log)" >&2
@@ -101,7 +101,7 @@ case $cmd in
     build_lib; for h in "${HARNESSES[@]}"; do build_harness "$h"; done ;;
   smoke)
     build_lib; for h in "${HARNESSES[@]}"; do build_harness "$h"; done
-    for h in "${HARNESSES[@]}"; do run "$h" -max_total_time=12 -runs=100000000; done ;;
+    for h in "${HARNESSES[@]}"; do LOG_SUFFIX=-smoke run "$h" -max_total_time=12 -runs=100000000; done ;;
   all)
     runs=${2:-1000000}
     for h in "${HARNESSES[@]}"; do run "$h" -runs="$runs"; done ;;

@@ -25,6 +25,8 @@ enum Hostile {
     /// truncation and every malformed structure. The heavy ones (large legal canvases, 100 000
     /// frames) run through the release binary in Tests/hostile/run.py.
     static let light = all.filter { $0.kind == "file" && !$0.heavy }
+    static let atlases = all.filter { $0.kind == "atlas" && !$0.heavy }
+    static let atlasSheet = root + "/files/atlas-sheet.png"
 
     static let frameBombs = ["gif-100000-frames.gif", "apng-100000-frames.png", "webp-100000-frames.webp"]
     static var frameBombsGenerated: Bool {
@@ -48,10 +50,17 @@ enum Hostile {
         case failed(AnimatedError)
     }
 
-    /// What `animplay info --decode` does: open, then composite every frame in order.
-    static func decode(_ path: String) -> Outcome {
+    /// What `animplay info --decode` does: open (the file, or the sheet cut by an atlas), then
+    /// composite every frame in order.
+    static func decode(_ path: String, atlas: String? = nil) -> Outcome {
         do {
-            let decoder = try AnimationLoader.open(path: path)
+            let decoder: any AnimationDecoder
+            if let atlas {
+                let spec = SpriteSheetSpec(layout: .atlas(try AtlasParser.load(path: atlas), tag: nil))
+                decoder = try SpriteSheetDecoder(path: path, spec: spec)
+            } else {
+                decoder = try AnimationLoader.open(path: path)
+            }
             let compositor = try Compositor(decoder: decoder)
             for i in 0..<decoder.info.frameCount { compositor.frame(at: i) }
             for (_, p) in compositor.problems { #expect(!p.contains("\n"), "multi-line frame problem: \(p)") }
@@ -67,13 +76,15 @@ enum Hostile {
         // make.py writes about 250 rows; most are committed light fixtures.
         #expect(Hostile.all.count > 200)
         #expect(Hostile.light.count > 180)
+        #expect(Hostile.atlases.count > 20)
     }
 
     /// Every light fixture ends as the manifest says: a clean one-line `AnimatedError` whose exit
     /// status the row allows, or frames (possibly with per-frame problems) where success is allowed.
-    @Test(arguments: Hostile.light)
+    @Test(arguments: Hostile.light + Hostile.atlases)
     func failsCleanlyOrShowsFrames(_ f: HostileFixture) {
-        switch Hostile.decode(f.path) {
+        let outcome = f.kind == "atlas" ? Hostile.decode(Hostile.atlasSheet, atlas: f.path) : Hostile.decode(f.path)
+        switch outcome {
         case .failed(let error):
             #expect(f.expect != "ok", "\(f.name) should decode, got: \(error)")
             #expect(f.exits.contains(error.exitCode), "\(f.name): exit \(error.exitCode) for: \(error)")

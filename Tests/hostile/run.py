@@ -4,7 +4,8 @@
     python3 Tests/hostile/run.py [--bin .build/release/animplay] [-v] [NAME-SUBSTRING...]
 
 For each row of Tests/Fixtures/hostile/manifest.tsv and regressions/regressions.tsv it runs
-`animplay info --decode FILE` (headers, then every frame composited) and checks:
+`animplay info --decode FILE` (headers, then every frame composited; atlas rows:
+`animplay info --decode atlas-sheet.png --atlas FILE`) and checks:
   - no crash and no hang: a normal exit within --timeout seconds (wall clock);
   - the exit status is one the row allows (error: 2,3,4; ok: 0; any: 0,3,4; or the row's list);
   - a failure prints exactly one line on stderr, `animplay: FILE: problem`; success prints
@@ -123,8 +124,13 @@ def main():
                     print(f"FAIL {name}: fixture missing (python3 Tests/Fixtures/hostile/make.py)")
                     failed += 1
                     continue
-            code, sig, cpu, wall, rss, stderr = run_measured([args.bin, "info", "--decode", path],
-                                                             args.timeout, preexec)
+            argv = [args.bin, "info", "--decode", path]
+            named = [path]          # the file a failure may name
+            if kind == "atlas":
+                sheet = os.path.join(FIXTURES, "files", "atlas-sheet.png")
+                argv = [args.bin, "info", "--decode", sheet, "--atlas", path]
+                named.append(sheet)
+            code, sig, cpu, wall, rss, stderr = run_measured(argv, args.timeout, preexec)
             allowed = DEFAULT_EXITS[row["expect"]] if row["exits"] == "-" else {int(x) for x in row["exits"].split(",")}
             lines = stderr.splitlines()
             problems = []
@@ -135,7 +141,7 @@ def main():
             if code not in (None, 0):
                 if len(lines) != 1:
                     problems.append(f"{len(lines)} lines on stderr, expected 1")
-                elif not lines[0].startswith(f"animplay: {path}: "):
+                elif not any(lines[0].startswith(f"animplay: {p}: ") for p in named):
                     problems.append("stderr is not 'animplay: FILE: problem'")
             elif code == 0 and lines:
                 problems.append(f"{len(lines)} lines on stderr after success")

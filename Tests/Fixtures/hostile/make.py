@@ -8,7 +8,8 @@ Writes DIR/files/<name> (default DIR = this folder) and DIR/manifest.tsv, one ro
     name  kind  expect  exits  cost  note
 
 kind    file (in files/), dir (the runner makes an empty directory), unreadable (the runner copies
-        `note`'s first word, a fixture name, to a file mode 000 and reads it as an unprivileged user)
+        `note`'s first word, a fixture name, to a file mode 000 and reads it as an unprivileged user),
+        atlas (a sprite-atlas JSON file, played as `--atlas FILE` over files/atlas-sheet.png)
 expect  error: must fail (non-zero exit, one-line message); ok: must succeed (a partial result
         with warnings is fine); any: either, as long as it is clean
 exits   the exit statuses allowed (comma-separated); '-' for the default of `expect`
@@ -299,7 +300,7 @@ class Catalogue:
 
     def add(self, name, data, expect, note, exits="-", kind="file"):
         assert name not in self.data, name
-        heavy = any(k in name for k in ("100000", "memory", "canvas-7", "canvas-8", "bomb"))
+        heavy = any(k in name for k in ("100000", "20000-frames", "memory", "canvas-7", "canvas-8", "bomb"))
         self.rows.append((name, kind, expect, exits, "heavy" if heavy else "light", note))
         self.data[name] = data
 
@@ -622,7 +623,75 @@ def build():
     cat.add("webp-still-lossless.webp", webp([riff_chunk(b"VP8L", vp8l_solid(32, 32))]), "ok", "simple-format still")
     cat.add("webp-still-huge-vp8l.webp", webp([riff_chunk(b"VP8L", vp8l_solid(16384, 16384))]),
             "error", "a still VP8L of 16384x16384 in 30 bytes", "4")
+    atlases(cat)
     return cat
+
+
+def atlas_frame(x, y, w, h, **extra):
+    record = {"frame": {"x": x, "y": y, "w": w, "h": h}, "rotated": False, "trimmed": False,
+              "spriteSourceSize": {"x": 0, "y": 0, "w": w, "h": h}, "sourceSize": {"w": w, "h": h}}
+    record.update(extra)
+    return record
+
+
+def atlas_json(frames, meta=None):
+    import json
+    doc = {"frames": frames, "meta": meta or {"app": "hostile", "image": "atlas-sheet.png", "size": {"w": 64, "h": 64}}}
+    return json.dumps(doc, separators=(",", ":")).encode()
+
+
+def atlases(cat):
+    """Sprite-atlas JSON (TexturePacker/Aseprite) over a 64x64 sheet."""
+    sheet = PNG_SIG + ihdr(64, 64) + idat(64, 64, 3) + IEND
+    cat.add("atlas-sheet.png", sheet, "ok", "the 64x64 sheet the atlas fixtures cut")
+    quads = {f"f{i}": atlas_frame(32 * (i % 2), 32 * (i // 2), 32, 32, duration=100) for i in range(4)}
+    valid = atlas_json(quads)
+    tags = {"app": "http://www.aseprite.org/", "image": "atlas-sheet.png",
+            "frameTags": [{"name": "walk", "from": 0, "to": 3, "direction": "pingpong"}]}
+
+    def add(name, data, expect, note, exits="-"):
+        cat.add(name, data, expect, note, exits)
+        cat.rows[-1] = cat.rows[-1][:1] + ("atlas",) + cat.rows[-1][2:]
+
+    add("atlas-valid.json", valid, "ok", "four 32x32 frames with durations")
+    add("atlas-empty.json", b"", "error", "zero-length atlas", "3")
+    add("atlas-truncated.json", valid[: len(valid) // 2], "error", "valid atlas cut in half", "3")
+    add("atlas-not-json.json", b"\x89PNG\r\n\x1a\n" + b"\x00" * 40, "error", "a PNG signature in the atlas", "3")
+    add("atlas-deep-nesting.json", b"[" * 100000 + b"]" * 100000, "error", "arrays nested 100 000 deep", "3,4")
+    add("atlas-deep-objects.json", b'{"a":' * 40000 + b"1" + b"}" * 40000, "error", "objects nested 40 000 deep", "3,4")
+    add("atlas-invalid-utf8.json", b'{"frames":{"\xff\xfe":' + valid[11:], "any", "invalid UTF-8 in a key")
+    add("atlas-lone-surrogate.json", valid.replace(b'"f0"', b'"\\ud800"'), "any", "a lone UTF-16 surrogate escape as a frame name")
+    add("atlas-duplicate-keys.json", valid.replace(b'"f1"', b'"f0"'), "any", "two frames with the same key")
+    add("atlas-huge-numbers.json", atlas_json({"a": atlas_frame(0, 0, 32, 32)}).replace(b'"w":32', b'"w":1e308', 1),
+        "error", "a frame width of 1e308", "3,4")
+    add("atlas-big-integer.json", atlas_json({"a": atlas_frame(0, 0, 32, 32)}).replace(b'"x":0', b'"x":99999999999999999999999', 1),
+        "error", "an x beyond 64-bit integers", "3,4")
+    add("atlas-negative.json", atlas_json({"a": atlas_frame(-5, 0, 32, 32)}), "error", "a negative x", "3")
+    add("atlas-zero-size.json", atlas_json({"a": atlas_frame(0, 0, 0, 0)}), "error", "a 0x0 frame", "3")
+    add("atlas-outside-sheet.json", atlas_json({"a": atlas_frame(60, 60, 32, 32), "b": atlas_frame(5000, 5000, 8, 8)}),
+        "any", "frames reaching and lying outside the 64x64 sheet")
+    add("atlas-huge-source-size.json",
+        atlas_json({"a": dict(atlas_frame(0, 0, 8, 8), trimmed=True, sourceSize={"w": 16000000, "h": 16000000})}),
+        "error", "a trimmed frame in a 16000000x16000000 source image (the canvas size)", "3,4")
+    add("atlas-huge-offset.json",
+        atlas_json({"a": dict(atlas_frame(0, 0, 8, 8), trimmed=True, spriteSourceSize={"x": 16000000, "y": 16000000, "w": 8, "h": 8})}),
+        "any", "a trimmed frame placed 16 million pixels into an 8x8 source")
+    add("atlas-rotated.json", atlas_json({"a": atlas_frame(0, 0, 16, 48, rotated=True)}), "ok", "a rotated 16x48 frame (48x16 on the sheet)")
+    add("atlas-huge-duration.json", atlas_json({"a": atlas_frame(0, 0, 8, 8, duration=1e300)}), "error", "duration 1e300", "3")
+    add("atlas-tag-out-of-range.json",
+        atlas_json(quads, dict(tags, frameTags=[{"name": "walk", "from": 2, "to": 4000000000, "direction": "pingpong"}])),
+        "error", "a tag running to frame 4 000 000 000", "3")
+    add("atlas-tag-reversed.json", atlas_json(quads, dict(tags, frameTags=[{"name": "w", "from": 3, "to": 1}])),
+        "error", "a tag whose from is after its to", "3")
+    add("atlas-tags.json", atlas_json(quads, tags), "ok", "a ping-pong tag")
+    add("atlas-frames-wrong-type.json", b'{"frames":"lots"}', "error", "frames is a string", "3")
+    add("atlas-no-frames.json", b'{"frames":{}}', "error", "no frames", "3")
+    add("atlas-20000-frames.json", atlas_json([dict(atlas_frame(i % 64, (i // 64) % 64, 1, 1), filename=f"f{i}")
+                                                for i in range(20000)]), "ok", "20 000 one-pixel frames (array form)")
+    rng = random.Random("atlas")
+    for k in range(3):
+        noise = bytes(rng.choice(b'{}[]:,"0123456789.eE-+ \\ntruefalsnul') for _ in range(3000))
+        add(f"atlas-random-{k}.json", b'{"frames":' + noise, "error", "JSON punctuation soup", "3,4")
 
 
 def main():

@@ -34,7 +34,7 @@ final class NcursesScreen {
             throw CLIFailure(message: "cannot open /dev/tty for keyboard input")
         }
         inputFD = fileno(inputFile)
-        use_env(false)   // the kernel's window size, not stale LINES/COLUMNS variables
+        use_tioctl(true)   // the kernel's window size wins over stale LINES/COLUMNS variables
         guard let scr = newterm(nil, animplay_stdout(), inputFile) else {
             if ownsInputFile { fclose(inputFile) }
             let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"

@@ -108,7 +108,7 @@ struct MiniTerminal {
         CellRenderer(mode: .truecolor, background: .terminal)
             .render(frame(2, 2, [1, 2, 3, 255, 9, 9, 9, 255, 4, 5, 6, 255, 9, 9, 9, 255]), into: g)
         var w = SGRCellWriter(mode: .truecolor)
-        w.update(from: nil, to: g, row: 2, column: 4, screenColumns: 80)
+        w.update(screen: CellGrid(), to: g, row: 2, column: 4, screenColumns: 80)
         let expected = "\u{1B}[3;5H\u{1B}[38;2;1;2;3;48;2;4;5;6m▀\u{1B}[48;2;9;9;9m \u{1B}[m"
         #expect(String(decoding: w.bytes, as: UTF8.self) == expected)
     }
@@ -117,12 +117,13 @@ struct MiniTerminal {
         var rng = SystemRandomNumberGenerator()
         let a = randomGrid(20, 6, colors: [0xFF0000, 0x00FF00, 0x0000FF], mode: .truecolor, seed: &rng)
         let b = CellGrid(); b.copy(from: a)
+        let screen = CellGrid(); screen.copy(from: a)
         var w = SGRCellWriter(mode: .truecolor)
-        w.update(from: a, to: b, row: 0, column: 0, screenColumns: 20)
+        w.update(screen: screen, to: b, row: 0, column: 0, screenColumns: 20)
         #expect(w.bytes.isEmpty)
         b.glyphs[27] = CellGlyph.space.rawValue; b.foregrounds[27] = 0x123456; b.backgrounds[27] = 0x123456
         w.removeAll()
-        w.update(from: a, to: b, row: 0, column: 0, screenColumns: 20)
+        w.update(screen: screen, to: b, row: 0, column: 0, screenColumns: 20)
         #expect(String(decoding: w.bytes, as: UTF8.self) == "\u{1B}[2;8H\u{1B}[48;2;18;52;86m \u{1B}[m")
     }
 
@@ -134,6 +135,7 @@ struct MiniTerminal {
         var term = MiniTerminal(cols: cols, rows: rows)
         var w = SGRCellWriter(mode: mode)
         var prev: CellGrid? = nil
+        let screen = CellGrid()
         for _ in 0..<30 {
             let next = randomGrid(24, 8, colors: colors, mode: mode, seed: &rng)
             if let p = prev {   // mostly unchanged frames, like real animations
@@ -142,7 +144,7 @@ struct MiniTerminal {
                 }
             }
             w.removeAll()
-            w.update(from: prev, to: next, row: 3, column: 6, screenColumns: cols)
+            w.update(screen: screen, to: next, row: 3, column: 6, screenColumns: cols)
             term.feed(w.bytes)
             #expect(term.matches(next, row: 3, column: 6))
             #expect(term.fg == CellColor.terminalDefault && term.bg == CellColor.terminalDefault)
@@ -168,5 +170,43 @@ struct MiniTerminal {
         var w = SGRCellWriter(mode: .palette16)
         w.printLines(g)
         #expect(String(decoding: w.bytes, as: UTF8.self) == "\u{1B}[91;44m▀\u{1B}[m\n")
+    }
+
+    @Test func toleranceReusesIndistinguishableColoursAndBoundsTheError() {
+        var rng = SystemRandomNumberGenerator()
+        let cols = 40, rows = 10
+        var term = MiniTerminal(cols: cols, rows: rows)
+        let tolerance = SGRCellWriter.defaultTolerance
+        var exact = SGRCellWriter(mode: .truecolor)
+        var near = SGRCellWriter(mode: .truecolor, tolerance: tolerance)
+        let screen = CellGrid(), exactScreen = CellGrid()
+        var exactBytes = 0, nearBytes = 0
+        for frameNo in 0..<20 {
+            // A smooth gradient drifting by one level per frame, with a little noise.
+            var px: [UInt8] = []
+            for y in 0..<16 {
+                for x in 0..<40 {
+                    let n = UInt8.random(in: 0...2, using: &rng)
+                    px += [UInt8(60 + x * 3 + frameNo), UInt8(80 + y * 4) &+ n, 120, 255]
+                }
+            }
+            let next = CellGrid()
+            CellRenderer(mode: .truecolor, background: .terminal).render(frame(40, 16, px), into: next)
+            near.removeAll(); exact.removeAll()
+            near.update(screen: screen, to: next, row: 1, column: 0, screenColumns: cols)
+            exact.update(screen: exactScreen, to: next, row: 1, column: 0, screenColumns: cols)
+            nearBytes += near.bytes.count; exactBytes += exact.bytes.count
+            term.feed(near.bytes)
+            // The terminal shows exactly what the writer recorded...
+            #expect(term.matches(screen, row: 1, column: 0))
+            // ...and that is within the tolerance of the frame, half by half.
+            let lab = OKLabCache()
+            for i in 0..<next.count {
+                let (t, b) = SGRCellWriter.halves(next, i), (st, sb) = SGRCellWriter.halves(screen, i)
+                #expect(lab.distanceSquared(t, st) <= tolerance * tolerance * 1.0001)
+                #expect(lab.distanceSquared(b, sb) <= tolerance * tolerance * 1.0001)
+            }
+        }
+        #expect(nearBytes * 10 < exactBytes * 7, "tolerance saved too little: \(nearBytes) vs \(exactBytes)")
     }
 }

@@ -30,7 +30,7 @@ final class PlaybackView {
     /// `plainStatus`: NO_COLOR is set (the status line then uses reverse video, no colour).
     init(screen: NcursesScreen, mode: ColorMode, path: CellPath, plainStatus: Bool) {
         self.screen = screen; self.mode = mode; self.path = path
-        writer = SGRCellWriter(mode: mode)
+        writer = SGRCellWriter(mode: mode, tolerance: SGRCellWriter.defaultTolerance)
         if !plainStatus && screen.facts.colors >= 8 {
             statusPair = alloc_pair(COLOR_BLACK, COLOR_CYAN); statusReverse = false
         } else {
@@ -55,8 +55,11 @@ final class PlaybackView {
         drawStatus(status, window: std)
         wnoutrefresh(std)
         doupdate()
-        if path == .direct { writeCells(visible, at: layout, full: full) }
-        shown.copy(from: visible)
+        if path == .direct {
+            writeCells(visible, at: layout, full: full)   // records what it displayed in `shown`
+        } else {
+            shown.copy(from: visible)
+        }
         shownLayout = layout
     }
 
@@ -96,7 +99,8 @@ final class PlaybackView {
 
     private func writeCells(_ grid: CellGrid, at layout: RenderLayout, full: Bool) {
         writer.removeAll()
-        writer.update(from: full ? nil : shown, to: grid, row: layout.row, column: layout.column,
+        if full { shown.resize(columns: 0, rows: 0) }   // nothing of the image is on screen
+        writer.update(screen: shown, to: grid, row: layout.row, column: layout.column,
                       screenColumns: screen.columns)
         let body = writer.bytes
         guard !body.isEmpty else { return }

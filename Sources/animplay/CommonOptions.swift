@@ -24,21 +24,100 @@ struct DecodeOptionGroup: ParsableArguments {
     }
 }
 
-/// What to play: one animation file (sprite sheets and frame sequences extend this).
+/// What to play: one animation file; a still image cut into frames (`--sprite CxR` or
+/// `--atlas FILE.json`); or a frame sequence (several files, or a folder of images).
 struct SourceOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("The image to open (GIF, PNG/APNG, WebP; the format is sniffed from the bytes).", valueName: "FILE"))
-    var file: String
+    @Argument(help: ArgumentHelp("""
+        The image to open (GIF, PNG/APNG, WebP; the format is sniffed from the bytes). Several \
+        files, or one folder (its images in natural order: frame2 before frame10), play as the \
+        frames of one animation.
+        """, valueName: "FILE"))
+    var files: [String]
+
+    @Option(help: ArgumentHelp("Play a still image as a sprite sheet of C columns by R rows of equal cells, row-major.", valueName: "CxR"))
+    var sprite: String?
+
+    @Option(help: ArgumentHelp("Keep only the first N frames (sheets often end with empty cells).", valueName: "N"))
+    var frames: Int?
+
+    @Option(help: ArgumentHelp("Sprite grid: pixels around the whole sheet.", valueName: "PX"))
+    var margin: Int?
+
+    @Option(help: ArgumentHelp("Sprite grid: pixels between cells.", valueName: "PX"))
+    var spacing: Int?
+
+    @Option(help: ArgumentHelp("Cut the image by a TexturePacker or Aseprite JSON atlas (frame rects, durations, tags).", valueName: "FILE.json"))
+    var atlas: String?
+
+    @Option(help: ArgumentHelp("With --atlas: play only this Aseprite tag, in its direction.", valueName: "NAME"))
+    var tag: String?
+
+    @Option(help: ArgumentHelp("Sheets and sequences: frames per second (default 10; an atlas's durations apply unless --fps or --delay is given).", valueName: "F"))
+    var fps: Double?
+
+    @Option(help: ArgumentHelp("Sheets and sequences: milliseconds per frame (instead of --fps).", valueName: "MS"))
+    var delay: Double?
+
+    private var isSheet: Bool { sprite != nil || atlas != nil }
+
+    func validate() throws {
+        if let sprite, SpriteGrid.parseSize(sprite) == nil {
+            throw ValidationError("--sprite must be CxR with positive numbers of columns and rows (e.g. 8x4), got '\(sprite)'")
+        }
+        if sprite != nil && atlas != nil { throw ValidationError("--sprite and --atlas cannot be combined: choose a grid or an atlas") }
+        if sprite == nil && (margin != nil || spacing != nil) { throw ValidationError("--margin and --spacing apply to --sprite grids") }
+        if let m = margin, m < 0 { throw ValidationError("--margin must be 0 or more pixels, got \(m)") }
+        if let s = spacing, s < 0 { throw ValidationError("--spacing must be 0 or more pixels, got \(s)") }
+        if tag != nil && atlas == nil { throw ValidationError("--tag needs --atlas") }
+        if fps != nil && delay != nil { throw ValidationError("give --fps or --delay, not both") }
+        if let fps, !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be more than 0 and at most 1000, got \(fps)") }
+        if let delay, !(delay >= 1 && delay <= 3_600_000) { throw ValidationError("--delay must be 1 to 3600000 ms, got \(delay)") }
+        if let frames, frames < 1 { throw ValidationError("--frames must be at least 1, got \(frames)") }
+        if files.count > 1 && isSheet { throw ValidationError("--sprite and --atlas take one image, got \(files.count) files") }
+    }
+
+    /// The user's delay per frame, if given.
+    private var delayMs: Double? { delay ?? fps.map { 1000 / $0 } }
 
     /// Opens the source as a decoder.
     func open(_ decode: DecodeOptionGroup) throws(CLIFailure) -> any AnimationDecoder {
+        let options = decode.decodeOptions
+        let first = files[0]
         do {
-            return try AnimationLoader.open(path: file, options: decode.decodeOptions)
+            if files.count > 1 || ImageFolder.isDirectory(first) {
+                if isSheet { throw CLIFailure(file: first, message: "--sprite and --atlas take an image, not a folder", code: 64) }
+                let delay = delayMs ?? SpriteSheetSpec.defaultDelayMs
+                return files.count > 1
+                    ? try FrameSequenceDecoder(files: files, delayMs: delay, frameLimit: frames, options: options)
+                    : try FrameSequenceDecoder(folder: first, delayMs: delay, frameLimit: frames, options: options)
+            }
+            if !isSheet {
+                if fps != nil || delay != nil || frames != nil {
+                    throw CLIFailure(file: first, message: "--fps, --delay and --frames apply to sprite sheets (--sprite, --atlas) and frame sequences", code: 64)
+                }
+                return try AnimationLoader.open(path: first, options: options)
+            }
+            let layout: SpriteSheetSpec.Layout
+            if let sprite, let size = SpriteGrid.parseSize(sprite) {
+                layout = .grid(SpriteGrid(columns: size.columns, rows: size.rows, margin: margin ?? 0, spacing: spacing ?? 0))
+            } else {
+                let path = atlas!
+                do { layout = .atlas(try AtlasParser.load(path: path), tag: tag) } catch {
+                    throw CLIFailure(file: path, error: error)
+                }
+            }
+            let spec = SpriteSheetSpec(layout: layout, frameLimit: frames, delayMs: delayMs)
+            return try SpriteSheetDecoder(path: first, spec: spec, options: options)
+        } catch let failure as CLIFailure {
+            throw failure
         } catch {
-            throw CLIFailure(file: file, error: error)
+            throw CLIFailure(file: first, error: error)
         }
     }
 
-    var displayName: String { file }
+    var displayName: String {
+        files.count == 1 ? files[0] : "\(files[0]) ... \(files[files.count - 1]) (\(files.count) files)"
+    }
 }
 
 /// A failure reported as one line, `animplay: FILE: problem`, with a documented exit status.

@@ -26,15 +26,16 @@ struct Dump: ParsableCommand {
     @Option(help: ArgumentHelp("PPM background colour as RRGGBB hex.", valueName: "RRGGBB"))
     var background: String = "000000"
 
+    // Named --range: --frames N belongs to the source options (sprite sheets keep N frames).
     @Option(help: ArgumentHelp("Only frames A through B (0-based, inclusive); A- or -B leave one end open.", valueName: "A-B"))
-    var frames: String?
+    var range: String?
 
     func validate() throws {
         guard parseHexColor(background) != nil else {
             throw ValidationError("--background must be six hex digits (RRGGBB), got '\(background)'")
         }
-        if let frames, parseRange(frames) == nil {
-            throw ValidationError("--frames must look like A-B, A- or -B with 0 <= A <= B, got '\(frames)'")
+        if let range, parseRange(range) == nil {
+            throw ValidationError("--range must look like A-B, A- or -B with 0 <= A <= B, got '\(range)'")
         }
     }
 
@@ -42,10 +43,10 @@ struct Dump: ParsableCommand {
         try reportingFailures {
             let decoder = try source.open(decodeOptions)
             let count = decoder.info.frameCount
-            let (a, b) = parseRange(frames ?? "0-") ?? (0, nil)
+            let (a, b) = parseRange(range ?? "0-") ?? (0, nil)
             let last = min(b ?? (count - 1), count - 1)
             guard a < count else {
-                throw CLIFailure(file: source.displayName, message: "--frames starts at \(a) but there are only \(count) frames", code: 64)
+                throw CLIFailure(file: source.displayName, message: "--range starts at \(a) but there are only \(count) frames", code: 64)
             }
             try makeDirectories(output)
             let compositor: Compositor
@@ -64,8 +65,8 @@ struct Dump: ParsableCommand {
                     throw CLIFailure(file: nil, error: error)
                 }
             }
-            for (i, p) in compositor.problems.sorted(by: { $0.key < $1.key }) {
-                StandardError.write("animplay: \(source.displayName): warning: frame \(i): \(p)\n")
+            for (_, p) in compositor.problems.sorted(by: { $0.key < $1.key }) {
+                StandardError.write("animplay: \(source.displayName): warning: \(p)\n")
             }
         }
     }

@@ -1,14 +1,172 @@
-/// WebP codec. (Skeleton: to be implemented.)
+import CWebP
+
+/// WebP codec (still and animated; VP8, VP8L, VP8X with ALPH) on libwebpdemux + libwebp.
+///
+/// The demuxer needs the whole file in memory: it is read once and kept for the decoder's life,
+/// and each frame's bitstream is a slice of it. Frame rectangles always lie inside the canvas
+/// (the demuxer rejects files where they do not), which lets opaque or no-blend frames decode
+/// straight into the canvas.
 public final class WebPDecoder: AnimationDecoder {
     public let info: AnimationInfo
-    let source: ByteSource
+
+    /// The whole file; `bitstreams` point into it.
+    private let file: UnsafeMutableRawBufferPointer
+    /// Per frame, its VP8/VP8L bitstream (with any ALPH chunk before it).
+    private let bitstreams: [WebPData]
+    /// Holds a decoded frame before it is blended with OVER; grown on first use.
+    private var scratch: UnsafeMutableRawBufferPointer?
+    private var config = WebPDecoderConfig()
 
     public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
-        self.source = source
-        throw .unsupportedFormat("WebP decoding is not implemented yet")
+        // The canvas size sits in the first 30 bytes: refuse a pixel bomb before reading the file.
+        if let (w, h) = Self.canvasSize(head: try source.bytes(at: 0, length: 64)) {
+            try options.limits.check(width: w, height: h)
+        }
+
+        guard WebPInitDecoderConfig(&config) != 0 else { throw .invalid("libwebp version mismatch") }
+        config.output.colorspace = MODE_RGBA      // straight (non-premultiplied) alpha
+        config.output.is_external_memory = 1
+        // Otherwise the defaults, as dwebp: fancy upsampling, in-loop filtering, no threads.
+
+        file = .allocate(byteCount: max(source.count, 1), alignment: 16)
+        do throws(AnimatedError) {
+            guard try source.read(at: 0, into: file) == source.count else {
+                throw AnimatedError.unreadable("file changed while reading")
+            }
+            var data = WebPData(bytes: UnsafePointer(file.baseAddress!.assumingMemoryBound(to: UInt8.self)),
+                                size: source.count)
+            // Partial parsing so that a truncated file still yields its complete frames.
+            var state = WEBP_DEMUX_PARSING_HEADER
+            let demuxer = WebPDemuxPartial(&data, &state)
+            defer { WebPDemuxDelete(demuxer) }
+            guard let dmux = demuxer, state != WEBP_DEMUX_PARSING_HEADER, state != WEBP_DEMUX_PARSE_ERROR else {
+                throw AnimatedError.invalid(WebPContainerCheck.problem(
+                    in: UnsafeRawBufferPointer(start: file.baseAddress, count: source.count)))
+            }
+            let width = Int(WebPDemuxGetI(dmux, WEBP_FF_CANVAS_WIDTH))
+            let height = Int(WebPDemuxGetI(dmux, WEBP_FF_CANVAS_HEIGHT))
+            try options.limits.check(width: width, height: height)
+            let flags = WebPDemuxGetI(dmux, WEBP_FF_FORMAT_FLAGS)
+            let animated = flags & UInt32(ANIMATION_FLAG.rawValue) != 0
+            let plays = animated ? Int(WebPDemuxGetI(dmux, WEBP_FF_LOOP_COUNT)) : 1
+            let stored = Int(WebPDemuxGetI(dmux, WEBP_FF_FRAME_COUNT))
+            guard stored <= options.limits.maxFrames else {
+                throw AnimatedError.limitExceeded("\(stored) frames exceed the limit of \(options.limits.maxFrames)")
+            }
+
+            var frames: [FrameInfo] = []
+            var bitstreams: [WebPData] = []
+            frames.reserveCapacity(stored)
+            bitstreams.reserveCapacity(stored)
+            var iter = WebPIterator()
+            for n in 1...max(stored, 1) {
+                // An incomplete frame can only be the last one of a truncated file.
+                guard WebPDemuxGetFrame(dmux, Int32(n), &iter) != 0, iter.complete != 0 else { break }
+                let rect = FrameRect(x: Int(iter.x_offset), y: Int(iter.y_offset),
+                                     width: Int(iter.width), height: Int(iter.height))
+                guard !rect.isEmpty, rect.x >= 0, rect.y >= 0,
+                      rect.x + rect.width <= width, rect.y + rect.height <= height else {
+                    throw AnimatedError.invalid("frame \(n - 1) (\(rect)) extends outside the \(width)x\(height) canvas")
+                }
+                frames.append(FrameInfo(
+                    rect: rect, delayMs: Double(iter.duration),
+                    dispose: iter.dispose_method == WEBP_MUX_DISPOSE_BACKGROUND ? .background : .none,
+                    blend: iter.blend_method == WEBP_MUX_NO_BLEND ? .source : .over,
+                    hasAlpha: iter.has_alpha != 0))
+                bitstreams.append(iter.fragment)
+            }
+            WebPDemuxReleaseIterator(&iter)
+
+            var warnings: [String] = []
+            if state != WEBP_DEMUX_DONE {
+                guard !frames.isEmpty else { throw AnimatedError.invalid("file truncated before the first complete frame") }
+                warnings.append("file truncated (\(source.count) of \(Self.riffEnd(file)) bytes): showing \(frames.count) complete frame\(frames.count == 1 ? "" : "s")")
+            }
+            guard !frames.isEmpty else { throw AnimatedError.invalid("no frames") }
+            self.bitstreams = bitstreams
+            info = AnimationInfo(format: .webp, width: width, height: height, frames: frames,
+                                 plays: plays, warnings: warnings, timing: options.timing)
+        } catch {
+            file.deallocate()       // deinit does not run for a partly initialised object
+            throw error
+        }
+    }
+
+    deinit {
+        file.deallocate()
+        scratch?.deallocate()
     }
 
     public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
-        throw .invalid("not implemented")
+        let f = info.frames[index]
+        let r = f.rect
+        let fitsCanvas = canvas.width == info.width && canvas.height == info.height
+        if fitsCanvas && (f.blend == .source || !f.hasAlpha) {
+            // Nothing under the frame shows through: decode into the canvas rows directly.
+            let stride = canvas.rowBytes
+            let origin = canvas.pixels.baseAddress! + (r.y * canvas.width + r.x) * 4
+            try decode(index, into: origin, stride: stride, size: stride * (r.height - 1) + r.width * 4)
+            return
+        }
+        let bytes = r.width * r.height * 4
+        if scratch == nil || scratch!.count < bytes {
+            scratch?.deallocate()
+            scratch = nil
+            // Sized for the largest frame, so it is allocated at most once per decoder.
+            let largest = info.frames.reduce(0) { max($0, $1.rect.width * $1.rect.height * 4) }
+            scratch = .allocate(byteCount: largest, alignment: 16)
+        }
+        let buf = scratch!.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        try decode(index, into: buf, stride: r.width * 4, size: bytes)
+        Blend.image(buf, width: r.width, height: r.height, srcStride: r.width * 4,
+                    at: r.x, r.y, onto: canvas, op: f.blend)
+    }
+
+    /// Decodes frame `index` as RGBA into `width`×`height` pixels at `dst`, rows `stride` apart.
+    private func decode(_ index: Int, into dst: UnsafeMutablePointer<UInt8>, stride: Int, size: Int) throws(AnimatedError) {
+        let data = bitstreams[index]
+        config.output.u.RGBA.rgba = dst
+        config.output.u.RGBA.stride = Int32(stride)
+        config.output.u.RGBA.size = size
+        let status = WebPDecode(data.bytes, data.size, &config)
+        guard status == VP8_STATUS_OK else {
+            throw .invalid("frame \(index): \(Self.describe(status))")
+        }
+        let r = info.frames[index].rect
+        // The demuxer takes frame sizes from the bitstream headers, so this only guards the canvas.
+        guard Int(config.output.width) == r.width, Int(config.output.height) == r.height else {
+            throw .invalid("frame \(index): bitstream is \(config.output.width)x\(config.output.height), frame is \(r.width)x\(r.height)")
+        }
+    }
+
+    private static func describe(_ status: VP8StatusCode) -> String {
+        switch status {
+        case VP8_STATUS_OUT_OF_MEMORY: return "out of memory decoding the bitstream"
+        case VP8_STATUS_INVALID_PARAM: return "bitstream does not fit the frame"
+        case VP8_STATUS_BITSTREAM_ERROR: return "corrupt bitstream"
+        case VP8_STATUS_UNSUPPORTED_FEATURE: return "unsupported bitstream feature"
+        case VP8_STATUS_NOT_ENOUGH_DATA: return "truncated bitstream"
+        default: return "bitstream decoding failed (libwebp status \(status.rawValue))"
+        }
+    }
+
+    /// Canvas size from the file's first bytes (VP8X header, or a simple VP8/VP8L header).
+    static func canvasSize(head: [UInt8]) -> (Int, Int)? {
+        head.withUnsafeBufferPointer { h -> (Int, Int)? in
+            if h.count >= 30, h[12] == 0x56, h[13] == 0x50, h[14] == 0x38, h[15] == 0x58 {   // VP8X
+                let w = 1 + (Int(h[24]) | Int(h[25]) << 8 | Int(h[26]) << 16)
+                let ht = 1 + (Int(h[27]) | Int(h[28]) << 8 | Int(h[29]) << 16)
+                return (w, ht)
+            }
+            var w: Int32 = 0, ht: Int32 = 0
+            guard WebPGetInfo(h.baseAddress, h.count, &w, &ht) != 0 else { return nil }
+            return (Int(w), Int(ht))
+        }
+    }
+
+    /// Where the RIFF chunk says the file ends.
+    private static func riffEnd(_ file: UnsafeMutableRawBufferPointer) -> Int {
+        guard file.count >= 8 else { return file.count }
+        return 8 + (Int(file[4]) | Int(file[5]) << 8 | Int(file[6]) << 16 | Int(file[7]) << 24)
     }
 }

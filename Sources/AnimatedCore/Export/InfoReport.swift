@@ -33,6 +33,7 @@ public enum InfoReport {
             w.value("dispose", f.dispose.rawValue)
             w.value("blend", f.blend.rawValue)
             w.value("keyframe", f.keyframe)
+            if let src = f.source { sourceJSON(src, into: &w) }
             if let p = decode?.problems[i] { w.value("problem", p) }
             w.endObject()
         }
@@ -72,9 +73,29 @@ public enum InfoReport {
             s += "  " + lpad(String(i), 5) + "  " + pad(f.rect.description, 19)
             s += lpad(JSONWriter.number(f.delayMs), 6) + lpad(JSONWriter.number(info.displayMs(at: i)), 9)
             s += "  " + pad(f.dispose.rawValue, 10) + "  " + pad(f.blend.rawValue, 6) + "  " + (f.keyframe ? "yes" : "")
+            if let src = f.source { s += sourceText(src) }
             if let p = decode?.problems[i] { s += "  problem: \(p)" }
             s += "\n"
         }
+        return s
+    }
+
+    /// Sheet frames: `"source": {x, y, width, height, rotated}` (the sheet area read);
+    /// sequence frames: `"file"`.
+    private static func sourceJSON(_ src: FrameSource, into w: inout JSONWriter) {
+        if let r = src.sheetRect {
+            w.beginObject("source")
+            w.value("x", r.x); w.value("y", r.y); w.value("width", r.width); w.value("height", r.height)
+            w.value("rotated", src.rotated)
+            w.endObject()
+        }
+        if let file = src.file { w.value("file", file) }
+    }
+
+    private static func sourceText(_ src: FrameSource) -> String {
+        var s = ""
+        if let r = src.sheetRect { s += "  from \(r)" + (src.rotated ? " rotated" : "") }
+        if let file = src.file { s += "  " + file }
         return s
     }
 }

@@ -46,6 +46,8 @@ public struct FrameInfo: Sendable {
     /// Set by `KeyframeAnalysis`: replaying from a transparent canvas at this frame gives the
     /// same pixels as compositing every frame from the start.
     public var keyframe: Bool = false
+    /// Sprite sheets and frame sequences: where the frame's pixels come from (nil for codecs).
+    public var source: FrameSource? = nil
 
     public init(rect: FrameRect, delayMs: Double, dispose: DisposeOp, blend: BlendOp, hasAlpha: Bool) {
         self.rect = rect; self.delayMs = delayMs; self.dispose = dispose; self.blend = blend

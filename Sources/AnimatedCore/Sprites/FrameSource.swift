@@ -1,0 +1,47 @@
+/// Where a frame of a sprite sheet or a frame sequence comes from (reported by `info`).
+public struct FrameSource: Sendable, Equatable {
+    /// The area read from the sheet, clipped to it (as stored: rotated frames are turned).
+    public var sheetRect: FrameRect?
+    /// Stored rotated 90° clockwise in the sheet (TexturePacker).
+    public var rotated: Bool
+    /// The image file of a frame-sequence frame.
+    public var file: String?
+
+    public init(sheetRect: FrameRect? = nil, rotated: Bool = false, file: String? = nil) {
+        self.sheetRect = sheetRect; self.rotated = rotated; self.file = file
+    }
+}
+
+/// Frame operations for sources whose frames are whole pictures (sheets, sequences): every
+/// frame is drawn with SOURCE, and a frame is disposed to background when the frame after it
+/// does not cover the canvas (trimmed or smaller frames), so each frame appears on its own
+/// and every frame is a keyframe.
+enum IndependentFrames {
+    static func infos(placements: [FrameRect], delaysMs: [Double], sources: [FrameSource],
+                      width: Int, height: Int) -> [FrameInfo] {
+        let n = placements.count
+        var out: [FrameInfo] = []
+        out.reserveCapacity(n)
+        for k in 0..<n {
+            let next = placements[(k + 1) % n]
+            let dispose: DisposeOp = next.covers(width: width, height: height) ? .none : .background
+            var f = FrameInfo(rect: placements[k], delayMs: delaysMs[k], dispose: dispose, blend: .source, hasAlpha: true)
+            f.source = sources[k]
+            out.append(f)
+        }
+        return out
+    }
+}
+
+extension AnimatedError {
+    /// The same error with `prefix` before its message (names the file of a sequence frame).
+    func prefixed(_ prefix: String) -> AnimatedError {
+        switch self {
+        case .unreadable(let s): return .unreadable(prefix + s)
+        case .unsupportedFormat(let s): return .unsupportedFormat(prefix + s)
+        case .invalid(let s): return .invalid(prefix + s)
+        case .limitExceeded(let s): return .limitExceeded(prefix + s)
+        case .output(let s): return .output(prefix + s)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The images of a folder, for a frame sequence: regular files (hidden ones excepted) whose
+/// first bytes are a GIF, PNG or WebP signature, in natural order. Other files are skipped.
+public enum ImageFolder {
+    public struct Listing: Sendable, Equatable {
+        /// Paths (folder + "/" + name), naturally sorted.
+        public var files: [String]
+        /// Regular files that are not GIF, PNG or WebP images.
+        public var skipped: Int
+    }
+
+    public static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    public static func list(_ folder: String, maxFiles: Int = DecodeLimits.default.maxFrames) throws(AnimatedError) -> Listing {
+        guard let dir = opendir(folder) else { throw .unreadable(String(cString: strerror(errno))) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                    String(cString: $0)
+                }
+            }
+            if name.hasPrefix(".") { continue }
+            names.append(name)
+            guard names.count <= maxFiles * 2 + 1024 else {
+                throw .limitExceeded("folder holds more than \(maxFiles * 2 + 1024) entries")
+            }
+        }
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        var files: [String] = []
+        var skipped = 0
+        for name in NaturalSort.sorted(names) {
+            let path = prefix + name
+            var st = stat()
+            guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            if isImage(path) { files.append(path) } else { skipped += 1 }
+        }
+        guard files.count <= maxFiles else {
+            throw .limitExceeded("\(files.count) images exceed the limit of \(maxFiles) frames")
+        }
+        return Listing(files: files, skipped: skipped)
+    }
+
+    /// Sniffs the signature (never the file name), as `AnimationLoader` does.
+    static func isImage(_ path: String) -> Bool {
+        guard let src = try? ByteSource(path: path), let head = try? src.bytes(at: 0, length: 16) else { return false }
+        return FormatSniffer.sniff(head) != nil
+    }
+}

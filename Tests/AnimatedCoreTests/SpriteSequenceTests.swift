@@ -1,0 +1,28 @@
+import Testing
+@testable import AnimatedCore
+
+@Suite struct SpriteSequenceTests {
+    @Test func naturalOrder() {
+        #expect(NaturalSort.sorted(["frame10.png", "frame2.png", "frame1.png", "Frame3.png"])
+                == ["frame1.png", "frame2.png", "Frame3.png", "frame10.png"])
+        #expect(NaturalSort.sorted(["x1y10", "x1y9", "x01y9", "x1"]) == ["x1", "x1y9", "x01y9", "x1y10"])
+        #expect(NaturalSort.sorted(["walk_000100", "walk_99", "walk_0099", "walk_100"])
+                == ["walk_99", "walk_0099", "walk_100", "walk_000100"])
+        // Digit runs longer than any integer compare by length, not by overflowing.
+        #expect(NaturalSort.less("a9", "a99999999999999999999999999"))
+        #expect(!NaturalSort.less("a99999999999999999999999999", "a9"))
+        #expect(NaturalSort.less("", "a") && NaturalSort.less("a", "a0") && NaturalSort.less("a.png", "b.png"))
+        #expect(NaturalSort.compare("same", "same") == 0)
+        // A total order: case differences still sort deterministically.
+        #expect(NaturalSort.compare("A", "a") != 0 && NaturalSort.compare("A", "a") == -NaturalSort.compare("a", "A"))
+    }
+
+    @Test func folderListsImagesInNaturalOrder() throws {
+        let listing = try ImageFolder.list(SpriteFixtures.root + "/grid/frames")
+        #expect(listing.files.map { String($0.split(separator: "/").last!) } == (1...12).map { "frame\($0).png" })
+        #expect(listing.skipped == 1)                   // notes.txt
+        #expect(ImageFolder.isDirectory(SpriteFixtures.root + "/grid/frames"))
+        #expect(!ImageFolder.isDirectory(SpriteFixtures.root + "/grid/sheet.png"))
+        #expect(throws: AnimatedError.self) { try ImageFolder.list(SpriteFixtures.root + "/no-such-folder") }
+    }
+}

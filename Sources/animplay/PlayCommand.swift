@@ -94,28 +94,31 @@ struct Play: ParsableCommand {
 
     private func play(_ decoder: any AnimationDecoder) throws(CLIFailure) {
         let background = parseBackground(bg)!
-        let signals = try SignalPipe()
-        defer { signals.uninstall() }
-        let screen = try NcursesScreen()
-        let (colorMode, path) = ColorSelection.choose(colors, facts: screen.facts)
-        let view = PlaybackView(screen: screen, mode: colorMode, path: path,
-                                plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
         let layoutFor = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)
-        let first = layoutFor(screen.rows - (status ? 1 : 0), screen.columns)
+        // The player starts before curses so that the first frame is being prepared while the
+        // terminal is set up; the kernel's window size is what ncurses will report.
+        var rows: Int32 = 24, cols: Int32 = 80
+        _ = animplay_window_size(1, &rows, &cols)
+        let first = layoutFor(Int(rows) - (status ? 1 : 0), Int(cols))
         let options = PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
                                     bufferBytes: bufferMb.map { $0 << 20 })
         let player: Player
         do {
             player = try Player(decoder: decoder, options: options, scaler: AreaAverageScaler(), renderSize: first.size)
         } catch {
-            screen.end()
             throw CLIFailure(file: source.displayName, error: error)
         }
-        let loop = PlaybackLoop(player: player, view: view, screen: screen, signals: signals,
+        defer { player.stop() }
+        let signals = try SignalPipe()
+        defer { signals.uninstall() }
+        let screen = try NcursesScreen()
+        let (colorMode, path) = ColorSelection.choose(colors, facts: screen.facts)
+        let view = PlaybackView(screen: screen, mode: colorMode, path: path,
+                                plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
+        let loop = PlaybackLoop(player: player, renderSize: first.size, view: view, screen: screen, signals: signals,
                                 renderer: CellRenderer(mode: colorMode, background: background),
                                 showStatus: status, layoutFor: layoutFor)
         let end = loop.run()
-        player.stop()
         screen.end()
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
             var writer = SGRCellWriter(mode: colorMode)

@@ -191,6 +191,47 @@ def test_terminal_is_restored_on_quit(two_colour_gif, how, expected_status):
     assert h.halves(r.screen.buffer, 80, 24)[0][0] in ((RED, RED), (BLUE, BLUE))
 
 
+def test_terminal_is_restored_on_hangup(two_colour_gif):
+    r = h.run([two_colour_gif, '--loop', '0'], actions=[(0.6, signal.SIGHUP)])
+    assert r.status == 1 and restored(r)
+
+
+@pytest.fixture(scope='module')
+def half_transparent_gif():
+    p = os.path.join(TMP, 'half.gif')
+    hole = (1, 2, 3)
+    f = [RED if x < 8 else hole for y in range(8) for x in range(16)]
+    write_gif(p, 16, 8, [f, f], delay_cs=5, loops=0, transparent=hole)
+    return p
+
+
+@pytest.mark.parametrize('bg,expected', [
+    (None, None), ('ffffff', (255, 255, 255)), ('#102030', (16, 32, 48)), ('checker', 'checker')])
+def test_transparent_pixels_over_background(half_transparent_gif, bg, expected):
+    args = [half_transparent_gif, '--loop', '1'] + (['--bg', bg] if bg else [])
+    r = h.run(args)
+    assert r.status == 0
+    cells = h.halves(r.screen.alt_snapshots[-1], 80, 24)
+    # 16x8 enlarged 5x = 80x40 pixels: rows 2-21; the left half is red, the right transparent.
+    assert cells[2][0] == (RED, RED) and cells[21][39] == (RED, RED)
+    right = {cells[y][x] for y in range(2, 22) for x in range(40, 80)}
+    if expected == 'checker':
+        assert right >= {((0x99,) * 3, (0x99,) * 3), ((0x66,) * 3, (0x66,) * 3)}
+        assert cells[2][40] != cells[2][44]          # squares of 4 pixels alternate
+    else:
+        assert right == {(expected, expected)}
+
+
+def test_size_box_and_stretch(two_colour_gif):
+    r = h.run([two_colour_gif, '--loop', '1', '--size', '40x10'])
+    assert r.status == 0
+    # 16x8 in a 40x10 box (40x20 pixels): 2x = 32x16 pixels, 8 rows; box centred at row 7,
+    # column 20, the image centred in it.
+    assert image_extent(r.screen.alt_snapshots[-1], 80, 24) == (8, 24, 8, 32)
+    r = h.run([two_colour_gif, '--loop', '1', '--stretch'])
+    assert image_extent(r.screen.alt_snapshots[-1], 80, 24) == (0, 0, 24, 80)
+
+
 def test_clear_leaves_nothing(two_colour_gif):
     r = h.run([two_colour_gif, '--loop', '1', '--clear'])
     assert r.status == 0 and restored(r)

@@ -28,16 +28,15 @@ final class PlaybackLoop {
     private let layoutFor: (_ rows: Int, _ columns: Int) -> RenderLayout
     private var layout: RenderLayout
 
-    init(player: Player, view: PlaybackView, screen: NcursesScreen, signals: SignalPipe,
-         renderer: CellRenderer, showStatus: Bool,
+    /// `renderSize`: what the player was created with (re-fitted if ncurses sees another size).
+    init(player: Player, renderSize: RenderSize, view: PlaybackView, screen: NcursesScreen,
+         signals: SignalPipe, renderer: CellRenderer, showStatus: Bool,
          layoutFor: @escaping (_ rows: Int, _ columns: Int) -> RenderLayout) {
         self.player = player; self.view = view; self.screen = screen; self.signals = signals
         self.renderer = renderer; self.showStatus = showStatus; self.layoutFor = layoutFor
         layout = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns)
+        if layout.size != renderSize { player.resize(to: layout.size) }
     }
-
-    /// The layout the player should render at (for `Player.init`).
-    var renderSize: RenderSize { layout.size }
 
     func run() -> PlaybackEnd {
         while true {

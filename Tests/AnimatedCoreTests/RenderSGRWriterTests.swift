@@ -210,3 +210,22 @@ struct MiniTerminal {
         #expect(nearBytes * 10 < exactBytes * 7, "tolerance saved too little: \(nearBytes) vs \(exactBytes)")
     }
 }
+
+@Suite struct RenderOKLabCacheTests {
+    @Test func distancesAreRightEvenWhenColoursShareACacheSlot() {
+        let cache = OKLabCache()
+        // Find two different colours that hash to the same slot, as the cache does.
+        func slot(_ c: UInt32) -> UInt32 { (c &* 0x9E37_79B1) >> 20 }
+        let a: UInt32 = 0x0000FF
+        var b: UInt32 = 1
+        while b == a || slot(b) != slot(a) { b += 1 }
+        let pa = PaletteQuantizer.oklab(0, 0, 255)
+        let pb = PaletteQuantizer.oklab(UInt8(b >> 16), UInt8(b >> 8 & 0xFF), UInt8(b & 0xFF))
+        let expected = (pa.0 - pb.0) * (pa.0 - pb.0) + (pa.1 - pb.1) * (pa.1 - pb.1) + (pa.2 - pb.2) * (pa.2 - pb.2)
+        for _ in 0..<3 {
+            #expect(abs(cache.distanceSquared(a, b) - expected) < 1e-6)
+            #expect(abs(cache.distanceSquared(b, a) - expected) < 1e-6)
+        }
+        #expect(cache.distanceSquared(a, a) == 0)
+    }
+}

@@ -124,6 +124,43 @@ def test_last_frame_matches_area_average_in_truecolor(grad_gif):
     assert r.stty_before == r.stty_after
 
 
+def moving_pattern(w, h, frames):
+    """Colour bars, a hue ramp band moving diagonally and noise squares: like ffmpeg's
+    testsrc2, many colours change every frame (within a 256-colour palette)."""
+    import random
+    rnd = random.Random(7)
+    bars = [(255, 0, 0), (0, 255, 0), (255, 255, 0), (0, 0, 255), (255, 0, 255), (0, 255, 255)]
+    ramp = [(int(255 * abs((i / 32) - 1)), int(255 * (1 - abs((i / 32) - 1))), (i * 4) % 256) for i in range(64)]
+    greys = [(v, v, v) for v in range(0, 256, 4)]
+    out = []
+    for n in range(frames):
+        f = []
+        for y in range(h):
+            for x in range(w):
+                band = (y + x // 3 - 2 * n) % h
+                if band < 8:
+                    f.append(ramp[(x + 3 * n) % 64])
+                elif 10 <= x % 40 < 22 and 50 <= y < 70:
+                    f.append(rnd.choice(greys))
+                else:
+                    f.append(bars[x * 6 // w])
+        out.append(f)
+    return out
+
+
+def test_moving_content_matches_the_reference_frame(tmp_path):
+    p = str(tmp_path / 'moving.gif')
+    frames = moving_pattern(160, 90, 16)
+    write_gif(p, 160, 90, frames, delay_cs=4, loops=0)
+    r = h.run([p, '--loop', '1'], cols=80, rows=24)
+    assert r.status == 0
+    # 160x90 fits 80x48 pixels as 80x45: 23 rows from row 0; every half within one JND.
+    expected = area_average(frames[-1], 160, 90, 80, 45)
+    alt = r.screen.alt_snapshots[-1]
+    assert image_extent(alt, 80, 24) == (0, 0, 23, 80)
+    assert_matches_reference(alt, 0, 0, expected, 80, 44, max_delta_e=0.025)
+
+
 def colour_sequence(output):
     """Dominant colour of each image update (the bytes between DECSC and DECRC)."""
     seq = []

@@ -17,8 +17,11 @@ public final class OKLabCache {
     /// Squared OKLab distance between two 0xRRGGBB colours.
     @inline(__always)
     public func distanceSquared(_ a: UInt32, _ b: UInt32) -> Float {
-        let p = lab(a), q = lab(b)
-        let dl = p[0] - q[0], da = p[1] - q[1], db = p[2] - q[2]
+        // Copy the first colour out: looking up the second may reuse the same cache slot.
+        let p = lab(a)
+        let pl = p[0], pa = p[1], pb = p[2]
+        let q = lab(b)
+        let dl = pl - q[0], da = pa - q[1], db = pb - q[2]
         return dl * dl + da * da + db * db
     }
 

@@ -6,8 +6,8 @@
 /// linear light and weighted by alpha (a transparent pixel contributes no colour). Moving content
 /// therefore changes output pixels smoothly instead of flickering as point samples would.
 ///
-/// The filter is separable: per output row, each covered source row is first reduced
-/// horizontally, then added with its vertical weight. Weights are computed per call (a few
+/// The filter is separable: each source row is reduced horizontally once (a row straddling two
+/// output rows is reused), then added to its output rows with their vertical weights. Weights are computed per call (a few
 /// hundred floats); the hot loops run on raw pointers.
 public struct AreaAverageScaler: FrameScaler {
     public init() {}
@@ -48,8 +48,12 @@ public struct AreaAverageScaler: FrameScaler {
         let yw = AxisWeights(source: canvas.height, target: h)
         let tables = SRGBTables.shared
         let lin = tables.toLinear
-        let acc = UnsafeMutablePointer<Float>.allocate(capacity: w * 4)
-        defer { acc.deallocate() }
+        // acc: the output row being summed; row: one source row reduced horizontally (kept,
+        // because a source row on an output-row boundary serves two output rows).
+        let acc = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w)
+        let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w)
+        defer { acc.deallocate(); row.deallocate() }
+        var rowIndex = -1
         let srcBase = canvas.pixels.baseAddress!
         let srcRowBytes = canvas.width * 4
         return [UInt8](unsafeUninitializedCapacity: w * h * 4) { buf, n in
@@ -57,30 +61,33 @@ public struct AreaAverageScaler: FrameScaler {
             xw.withPointers { xs, xc, xo, xwt in
                 yw.withPointers { ys, yc, yo, ywt in
                     for oy in 0..<h {
-                        acc.update(repeating: 0, count: w * 4)
+                        acc.update(repeating: .zero, count: w)
                         let yOff = Int(yo[oy])
                         for k in 0..<Int(yc[oy]) {
-                            let wy = ywt[yOff + k]
-                            let row = srcBase + (Int(ys[oy]) + k) * srcRowBytes
-                            for ox in 0..<w {
-                                var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                                let xOff = Int(xo[ox])
-                                var p = row + Int(xs[ox]) * 4
-                                for j in 0..<Int(xc[ox]) {
-                                    let pa = Float(p[3]) * xwt[xOff + j]
-                                    r += lin[Int(p[0])] * pa
-                                    g += lin[Int(p[1])] * pa
-                                    b += lin[Int(p[2])] * pa
-                                    a += pa
-                                    p += 4
+                            let sy = Int(ys[oy]) + k
+                            if sy != rowIndex {
+                                // (r·a, g·a, b·a, a) in linear light, summed over each output
+                                // column's footprint.
+                                let src = srcBase + sy * srcRowBytes
+                                for ox in 0..<w {
+                                    var sum = SIMD4<Float>.zero
+                                    let xOff = Int(xo[ox])
+                                    var p = src + Int(xs[ox]) * 4
+                                    for j in 0..<Int(xc[ox]) {
+                                        let a = Float(p[3]) * xwt[xOff + j]
+                                        sum += SIMD4(lin[Int(p[0])], lin[Int(p[1])], lin[Int(p[2])], 1) * a
+                                        p += 4
+                                    }
+                                    row[ox] = sum
                                 }
-                                let q = acc + ox * 4
-                                q[0] += r * wy; q[1] += g * wy; q[2] += b * wy; q[3] += a * wy
+                                rowIndex = sy
                             }
+                            let wy = ywt[yOff + k]
+                            for ox in 0..<w { acc[ox] += row[ox] * wy }
                         }
                         let out = dst + oy * w * 4
                         for ox in 0..<w {
-                            let q = acc + ox * 4, o = out + ox * 4
+                            let q = acc[ox], o = out + ox * 4
                             let a = q[3]
                             if a < 0.5 {   // rounds to alpha 0: fully transparent
                                 o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0

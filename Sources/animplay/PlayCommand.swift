@@ -113,6 +113,10 @@ struct Play: ParsableCommand {
         defer { signals.uninstall() }
         let screen = try NcursesScreen()
         let (colorMode, path) = ColorSelection.choose(colors, facts: screen.facts)
+        guard path != .unsupported else {
+            screen.end()
+            throw CLIFailure(message: "terminal type '\(Self.termName)' has no colours and cannot save the cursor position; set TERM to your terminal's type (e.g. xterm-256color)")
+        }
         let view = PlaybackView(screen: screen, mode: colorMode, path: path,
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
         let loop = PlaybackLoop(player: player, renderSize: first.size, view: view, screen: screen, signals: signals,
@@ -151,8 +155,7 @@ struct Play: ParsableCommand {
     /// A single frame is printed at the cursor like `cat`, without entering curses mode.
     private func printStill(_ decoder: any AnimationDecoder) throws(CLIFailure) {
         guard animplay_setupterm(1) != 0 else {
-            let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
-            throw CLIFailure(message: "cannot use terminal type '\(term)' (no terminfo entry?)")
+            throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
         }
         let colorsCap = Int(animplay_tigetnum("colors"))
         let facts = TerminalColorFacts(
@@ -176,6 +179,10 @@ struct Play: ParsableCommand {
         writer.printLines(grid)
         TerminalOutput.write(1, writer.bytes)
     }
+}
+
+extension Play {
+    static var termName: String { getenv("TERM").map { String(cString: $0) } ?? "(unset)" }
 }
 
 extension PlaybackMode: ExpressibleByArgument {}

@@ -37,4 +37,12 @@ import Testing
         #expect(ColorSelection.choose(.truecolor, facts: f) == (.palette256, .curses))
         #expect(ColorSelection.choose(.auto, facts: f) == (.palette256, .curses))
     }
+
+    @Test func colourlessTerminalWithoutSaveCursorIsUnsupported() {
+        let dumb = TerminalColorFacts(colors: 0, pairs: 0, hasRGB: false, colortermTruecolor: false, canSaveCursor: false)
+        #expect(ColorSelection.choose(.auto, facts: dumb).1 == .unsupported)
+        #expect(ColorSelection.choose(.truecolor, facts: dumb).1 == .unsupported)
+        var vt100 = dumb; vt100.canSaveCursor = true
+        #expect(ColorSelection.choose(.auto, facts: vt100) == (.palette16, .direct))
+    }
 }

@@ -325,3 +325,19 @@ def test_not_a_terminal_suggests_dump(two_colour_gif):
     assert p.returncode != 0
     assert p.stdout == b''
     assert b'animplay dump' in p.stderr and b'\x1b' not in p.stderr
+
+
+@pytest.mark.parametrize('term,truecolor', [('xterm', False), ('vt100', False), ('xterm-direct', True),
+                                            ('screen-256color', False)])
+def test_other_terminal_types(two_colour_gif, term, truecolor):
+    r = h.run([two_colour_gif, '--loop', '1'], term=term, colorterm=None)
+    assert r.status == 0 and r.stty_before == r.stty_after
+    # RGB in the terminfo entry means 24-bit (always the semicolon form); otherwise a palette.
+    assert (b'48;2;' in r.output) == truecolor
+    assert r.screen.buffer[0][0].bg != 'default'
+
+
+def test_terminal_without_colours_or_cursor_save_fails_cleanly(two_colour_gif):
+    r = h.run([two_colour_gif, '--loop', '1'], term='dumb', colorterm=None)
+    assert r.status == 1 and r.stty_before == r.stty_after
+    assert b'terminal type' in r.output and b'dumb' in r.output

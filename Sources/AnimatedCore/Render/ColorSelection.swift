@@ -11,6 +11,8 @@ public enum CellPath: String, Sendable {
     case curses
     /// animplay writes SGR itself (`SGRCellWriter`) into a region ncurses keeps blank.
     case direct
+    /// Neither works: the terminal has too few colours for ncurses and no save/restore cursor.
+    case unsupported
 }
 
 /// What the terminal is known to support (from terminfo and the environment).
@@ -67,7 +69,7 @@ public enum ColorSelection {
         if mode == .truecolor && !facts.canSaveCursor {
             // Without sc/rc the direct writer cannot hand the cursor back to ncurses.
             let fallback: ColorMode = facts.colors >= 256 ? .palette256 : .palette16
-            return (fallback, .curses)
+            return (fallback, path(for: fallback, facts: facts))
         }
         return (mode, path(for: mode, facts: facts))
     }
@@ -84,9 +86,10 @@ public enum ColorSelection {
 
     static func path(for mode: ColorMode, facts: TerminalColorFacts) -> CellPath {
         let needColors = mode == .palette256 ? 256 : 16
-        if mode != .truecolor && facts.colors >= needColors && facts.pairs >= pairsNeeded(mode) {
-            return .curses
-        }
-        return facts.canSaveCursor ? .direct : .curses
+        let cursesCan = mode != .truecolor && facts.colors >= needColors
+        if cursesCan && facts.pairs >= pairsNeeded(mode) { return .curses }
+        if facts.canSaveCursor { return .direct }
+        // Last resort: ncurses with a pair table that may have to recycle pairs.
+        return cursesCan && facts.pairs > 0 ? .curses : .unsupported
     }
 }

@@ -31,7 +31,7 @@ final class PlaybackView {
     init(screen: NcursesScreen, mode: ColorMode, path: CellPath, plainStatus: Bool) {
         self.screen = screen; self.mode = mode; self.path = path
         writer = SGRCellWriter(mode: mode, tolerance: SGRCellWriter.defaultTolerance)
-        if !plainStatus && screen.facts.colors >= 8 {
+        if !plainStatus && screen.facts.colors >= 8 {   // start_color() was called
             statusPair = alloc_pair(COLOR_BLACK, COLOR_CYAN); statusReverse = false
         } else {
             statusPair = 0; statusReverse = true

@@ -262,9 +262,8 @@ private struct ParseState {
     /// Checks what can only be checked once every chunk has been seen.
     mutating func finish() throws(AnimatedError) {
         let h = index.header
-        if truncated {
-            if cutChunk == ChunkType.IDAT || !seenIDAT { throw .invalid("file ends inside the image data") }
-        }
+        if truncated && !seenIDAT { throw .invalid("file ends before the image data") }
+        if truncated && cutChunk == ChunkType.IDAT { throw .invalid("file ends inside the image data") }
         guard seenIDAT else { throw .invalid("no IDAT chunk") }
         if h.colorType == 3 && index.palette == nil { throw .invalid("palette image without PLTE") }
         guard index.hasAnimationChunks else {

@@ -121,7 +121,7 @@ public final class APNGDecoder: AnimationDecoder {
 }
 
 /// A pixel buffer that grows to the largest frame it has held and is then reused.
-final class PixelScratch {
+fileprivate final class PixelScratch {
     private(set) var pointer: UnsafeMutablePointer<UInt8>
     private var capacity = 0
 
@@ -139,7 +139,7 @@ final class PixelScratch {
     }
 }
 
-extension AnimatedError {
+fileprivate extension AnimatedError {
     /// The message without the category prefix `description` adds.
     var reason: String {
         switch self {

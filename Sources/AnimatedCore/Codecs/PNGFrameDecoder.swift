@@ -6,7 +6,8 @@ import CPNG
 /// frame's size, PLTE, tRNS) from memory, then each IDAT/fdAT payload of the frame straight from
 /// the `ByteSource` into libpng's buffer as an IDAT chunk (the original chunk's CRC is checked on
 /// the way), then IEND. Nothing else is passed on: the policy ignores gAMA, cHRM, sRGB and iCCP.
-/// No buffer is allocated per frame; a frame's compressed data is never held whole.
+/// Nothing is allocated per frame once the buffers have grown to the largest frame (libpng's own
+/// memory comes from a reused arena); a frame's compressed data is never held whole.
 final class PNGFrameDecoder {
     private let source: ByteSource
     /// Signature, IHDR, PLTE, tRNS; the IHDR size is patched for each frame.
@@ -16,6 +17,8 @@ final class PNGFrameDecoder {
     /// [0, 8): the IDAT chunk header being sent; [8, 16): bytes read from the file.
     private let small: UnsafeMutablePointer<UInt8>
     private let idatTypeCRC: UInt32
+    /// libpng's and zlib's memory, reused from frame to frame.
+    private let arena: UnsafeMutablePointer<animplay_png_arena>
 
     // Where libpng is in the stream of the frame being decoded.
     private enum Phase { case prefix, header, payload, trailer, end, done }
@@ -46,12 +49,16 @@ final class PNGFrameDecoder {
         small = .allocate(capacity: 16)
         small.initialize(repeating: 0, count: 16)
         idatTypeCRC = Self.idat.withUnsafeBufferPointer { animplay_crc32($0.baseAddress!, 4) }
+        arena = .allocate(capacity: 1)
+        arena.initialize(to: animplay_png_arena())
     }
 
     deinit {
         prefix.deallocate()
         message.deallocate()
         small.deallocate()
+        animplay_png_arena_release(arena)
+        arena.deallocate()
     }
 
     /// Decodes a `width`×`height` image whose zlib data is in `segments` to RGBA rows `stride`
@@ -69,7 +76,7 @@ final class PNGFrameDecoder {
             animplay_png_decode_rgba({ context, out, count, message in
                 Unmanaged<PNGFrameDecoder>.fromOpaque(context!).takeUnretainedValue()
                     .fill(out!, count: count, message: message!)
-            }, Unmanaged.passUnretained(self).toOpaque(), UInt32(width), UInt32(height), out, stride, message)
+            }, Unmanaged.passUnretained(self).toOpaque(), arena, UInt32(width), UInt32(height), out, stride, message)
         }
         self.segments = []
         phase = .done

@@ -27,7 +27,9 @@ public final class Compositor {
     public func frame(at index: Int) -> Canvas {
         precondition(index >= 0 && index < info.frameCount, "frame index out of range")
         if index == currentIndex { return canvas }
-        let key = keyframe(atOrBefore: index)
+        // Going forward only keyframes after the current frame matter: stopping the search there
+        // keeps sequential playback linear (a walk back to frame 0 made it quadratic).
+        let key = keyframe(atOrBefore: index, stoppingAt: index < currentIndex ? 0 : max(currentIndex, 0))
         if index < currentIndex || key > currentIndex {
             // Replay from the keyframe on a transparent canvas.
             canvas.clear()
@@ -38,10 +40,11 @@ public final class Compositor {
         return canvas
     }
 
-    /// The nearest keyframe at or before `index` (frame 0 always is one).
-    public func keyframe(atOrBefore index: Int) -> Int {
+    /// The nearest keyframe at or before `index` (frame 0 always is one), or `floor` if there is
+    /// none after it.
+    public func keyframe(atOrBefore index: Int, stoppingAt floor: Int = 0) -> Int {
         var k = index
-        while k > 0 && !info.frames[k].keyframe { k -= 1 }
+        while k > floor && !info.frames[k].keyframe { k -= 1 }
         return k
     }
 

@@ -9,8 +9,9 @@ public struct DecodeLimits: Sendable, Equatable {
     /// Cap on the pixel memory a decoder may hold at once (canvas, saved copy, frame scratch).
     public var maxDecodedBytes: Int
 
-    /// 16384 per side and 2^26 pixels (an 8K frame fits; a 16384² bomb does not), 1 GiB of pixels.
-    public static let `default` = DecodeLimits(maxDimension: 16384, maxPixels: 1 << 26,
+    /// 65535 per side (GIF's own maximum: a 1x65535 strip is legitimate) and 2^26 pixels (an 8K
+    /// frame fits; a 16384² or 65535² bomb does not), 1 GiB of pixels.
+    public static let `default` = DecodeLimits(maxDimension: 65535, maxPixels: 1 << 26,
                                                maxFrames: 1 << 20, maxDecodedBytes: 1 << 30)
 
     public init(maxDimension: Int, maxPixels: Int, maxFrames: Int, maxDecodedBytes: Int) {

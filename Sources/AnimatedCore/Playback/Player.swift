@@ -1,185 +1,341 @@
-/// Playback order.
-public enum PlaybackMode: String, Sendable, CaseIterable {
-    case normal, reverse, bounce
-}
-
-public struct PlayerOptions: Sendable {
-    /// Total plays; nil = the file's own count; 0 = forever.
-    public var plays: Int?
-    /// Playback rate, 0.1–10.
-    public var speed: Double
-    public var mode: PlaybackMode
-    /// Display-rate cap: frames shorter than one tick are merged.
-    public var maxFPS: Double
-    /// Frame buffer budget in bytes; nil = memory-aware default.
-    public var bufferBytes: Int?
-
-    public init(plays: Int? = nil, speed: Double = 1, mode: PlaybackMode = .normal,
-                maxFPS: Double = 60, bufferBytes: Int? = nil) {
-        self.plays = plays; self.speed = speed; self.mode = mode
-        self.maxFPS = maxFPS; self.bufferBytes = bufferBytes
-    }
-}
-
-/// What a status line shows.
-public struct PlayerStatus: Sendable {
-    public var frameIndex: Int
-    public var frameCount: Int
-    /// 1-based number of the current play.
-    public var play: Int
-    /// Total plays; 0 = forever.
-    public var plays: Int
-    public var effectiveFPS: Double
-    public var droppedFrames: Int
-    public var speed: Double
-    public var mode: PlaybackMode
-    public var paused: Bool
-    public var finished: Bool
-    public var bufferBytes: Int
-    public var bufferBudget: Int
-    public var framesCached: Int
-}
-
-/// A monotonic time source in nanoseconds (injected in tests).
-public protocol TimeSource: Sendable {
-    func now() -> UInt64
-}
-
-public struct SystemTimeSource: TimeSource {
-    public init() {}
-    public func now() -> UInt64 { MonotonicClock.nanoseconds() }
-}
-
-/// What the screen should do after `Player.update()`.
-public struct PlayerUpdate: Sendable {
-    /// A frame to draw, or nil if what is on screen is still current.
-    public var frame: ScaledFrame?
-    /// When `update()` should be called again (monotonic ns); nil when paused or finished.
-    public var nextDeadline: UInt64?
-    /// True once the last play has ended (the last frame stays displayed).
-    public var finished: Bool
-}
-
 /// Plays an animation: schedule, plays, modes, pause/step/seek, speed, and scaled frames.
 ///
-/// Used from one thread (the screen's). This first version composites and scales on demand
-/// on the calling thread; the frame buffer replaces that with background prefetch.
+/// The display side. Used from one thread (the screen's), whose loop calls `update()`, draws
+/// the frame it returns, and sleeps until `nextDeadline` or input. `update()` never decodes,
+/// scales or blocks: a background producer thread (see `FrameBuffer`) composites and scales
+/// frames ahead of the playhead. If the frame due is not buffered yet, the schedule stands
+/// still until it is (no skipping ahead of what exists, no burst afterwards) and `update()` asks
+/// to be polled again shortly.
+///
+/// Timing: frame k is due at start + Σ display delays before it / speed, on a monotonic clock
+/// (`DisplayClock`), so lateness never accumulates. A late display skips to the frame due now
+/// (counted in `droppedFrames`; skipped frames are composited, not scaled). At most one frame
+/// is drawn per display tick (`maxFPS`); frames shorter than that are merged (`mergedFrames`).
+///
+/// After calling a control (`togglePause`, `step`, `seek`, `setSpeed`, ...) call `update()`
+/// again: the next deadline may have moved.
 public final class Player {
     public let info: AnimationInfo
-    private let compositor: Compositor
-    private let scaler: any FrameScaler
+    private let buffer: FrameBuffer
+    private var producer: ProducerThread?
     private let time: any TimeSource
     private var options: PlayerOptions
+    private var schedule: PlaybackSchedule
+    private var clock: DisplayClock
     private var renderSize: RenderSize
+    private var generation = 0        // bumped on resize; what is on screen was drawn at one
+    private let tick: UInt64          // display tick in ns; 0 = no cap
 
-    private var order: [Int] = []       // frame indices of one play, in display order
-    private var position = 0            // index into `order`
-    private var playIndex = 0           // 0-based current play
-    private var frameStart: UInt64 = 0  // when the current frame was due
+    private var position: Int         // timeline position being shown (or waited for)
     private var paused = false
+    private var waiting = true        // clock held until the frame at `position` is buffered
     private var finished = false
-    private var needsDraw = true
+    private var shownFrame: Int?
+    private var shownGeneration = -1
+    private var sentPlayhead: Int
+    private var slot: UInt64?         // display slot of the last draw (the tick grid of the cap)
+    private var planned: UInt64?      // the schedule deadline last returned
     private var dropped = 0
+    private var merged = 0
+    private var meter = FrameRateMeter()
 
-    public init(decoder: any AnimationDecoder, options: PlayerOptions, scaler: any FrameScaler,
-                renderSize: RenderSize, time: any TimeSource = SystemTimeSource()) throws(AnimatedError) {
-        self.info = decoder.info
-        self.compositor = try Compositor(decoder: decoder)
-        self.scaler = scaler
-        self.time = time
+    /// How soon to poll while the buffer has not delivered the frame to show.
+    public static let pollNanoseconds: UInt64 = 2_000_000
+
+    /// Plays `decoder`, which moves to the producer thread (do not use it afterwards).
+    public convenience init(decoder: sending any AnimationDecoder, options: PlayerOptions,
+                            scaler: any FrameScaler, renderSize: RenderSize,
+                            time: any TimeSource = SystemTimeSource()) throws(AnimatedError) {
+        let info = decoder.info
+        try self.init(info: info, options: options, scaler: scaler, renderSize: renderSize,
+                      time: time, opener: { () throws(AnimatedError) -> any AnimationDecoder in decoder })
+    }
+
+    /// Plays the animation described by `info`; `open` creates its decoder and runs once, on
+    /// the producer thread. If it throws, `update()` reports the error.
+    public convenience init(info: AnimationInfo, options: PlayerOptions, scaler: any FrameScaler,
+                            renderSize: RenderSize, time: any TimeSource = SystemTimeSource(),
+                            open: @escaping @Sendable () throws(AnimatedError) -> any AnimationDecoder) throws(AnimatedError) {
+        try self.init(info: info, options: options, scaler: scaler, renderSize: renderSize,
+                      time: time, opener: open)
+    }
+
+    private init(info: AnimationInfo, options: PlayerOptions, scaler: any FrameScaler,
+                 renderSize: RenderSize, time: any TimeSource,
+                 opener: sending @escaping () throws(AnimatedError) -> any AnimationDecoder) throws(AnimatedError) {
+        guard info.frameCount > 0 else { throw .invalid("no frames") }
+        self.info = info
+        var options = options
+        options.speed = Self.clampSpeed(options.speed)
         self.options = options
-        self.renderSize = renderSize
-        rebuildOrder()
-        frameStart = time.now()
+        let order = PlaybackOrder(frameCount: info.frameCount, mode: options.mode,
+                                  plays: options.plays ?? info.plays)
+        schedule = PlaybackSchedule(info: info, order: order)
+        let size = RenderSize(width: max(1, renderSize.width), height: max(1, renderSize.height))
+        self.renderSize = size
+        self.time = time
+        tick = options.maxFPS > 0 ? UInt64((1e9 / options.maxFPS).rounded()) : 0
+        position = schedule.firstPosition
+        sentPlayhead = position
+        clock = DisplayClock(now: time.now(), nominal: schedule.start(of: position),
+                             speed: options.speed, held: true)
+        buffer = FrameBuffer(order: order, playhead: position, size: size,
+                             budget: options.bufferBytes ?? MemoryBudget.systemDefault())
+        let producer = FrameProducer(buffer: buffer, scaler: scaler)
+        self.producer = try ProducerThread { producer.run(open: opener) }
     }
 
-    private var totalPlays: Int { options.plays ?? info.plays }
+    deinit { stop() }
 
-    private func rebuildOrder() {
-        let n = info.frameCount
-        switch options.mode {
-        case .normal: order = Array(0..<n)
-        case .reverse: order = Array((0..<n).reversed())
-        case .bounce: order = n > 1 ? Array(0..<n) + Array((1..<(n - 1)).reversed()) : [0]
-        }
+    private static func clampSpeed(_ s: Double) -> Double {
+        s.isFinite ? min(PlayerOptions.speedRange.upperBound, max(PlayerOptions.speedRange.lowerBound, s)) : 1
     }
 
-    private func duration(ofPosition p: Int) -> UInt64 {
-        let ms = info.displayMs(at: order[p]) / options.speed
-        return UInt64(max(ms, 1) * 1_000_000)
-    }
+    // MARK: display loop
 
     public func update() -> PlayerUpdate {
         let now = time.now()
-        if !paused && !finished {
-            var advanced = 0
-            while now >= frameStart + duration(ofPosition: position) {
-                let next = frameStart + duration(ofPosition: position)
-                if position + 1 < order.count {
-                    position += 1
-                } else if totalPlays == 0 || playIndex + 1 < totalPlays {
-                    playIndex += 1; position = 0
-                } else {
-                    finished = true
-                    break
-                }
-                frameStart = next
-                advanced += 1
+        if !paused && !finished && !waiting { advance(now) }
+        let wanted = schedule.order.frame(at: position)
+        let needsDraw = shownFrame != wanted || shownGeneration != generation
+        var drawn: ScaledFrame?
+        if needsDraw || position != sentPlayhead {
+            let frame = buffer.frame(at: position)
+            sentPlayhead = position
+            if needsDraw, let frame {
+                if waiting { resumeAfterWait(now) }
+                drawn = frame
+                shownFrame = wanted
+                shownGeneration = generation
+                noteDraw(now)
             }
-            if advanced > 0 { needsDraw = true; dropped += advanced - 1 }
+        } else if waiting {
+            resumeAfterWait(now)        // what is on screen is already the frame (restart, seek)
         }
-        var frame: ScaledFrame?
-        if needsDraw {
-            let idx = order[position]
-            frame = scaler.scale(compositor.frame(at: idx), index: idx, to: renderSize)
-            needsDraw = false
+        let missing = needsDraw && drawn == nil
+        if missing {
+            if let error = buffer.failure {
+                finished = true
+                return PlayerUpdate(frame: nil, nextDeadline: nil, finished: true, error: error)
+            }
+            if shownFrame != wanted && !paused && !waiting {
+                // The frame due is not buffered yet: the schedule stands still until it is, so
+                // the wait is the only time lost (no skipping past it, no burst after).
+                waiting = true
+                clock.hold(nominal: currentNominal(now), at: now)
+            }
         }
-        let deadline: UInt64? = (paused || finished) ? nil : frameStart + duration(ofPosition: position)
-        return PlayerUpdate(frame: frame, nextDeadline: deadline, finished: finished)
+        if !finished && !paused && !waiting && !missing, let end = schedule.end,
+           position == schedule.order.lastPosition, clock.nominal(at: now) >= end {
+            finished = true
+        }
+        var deadline: UInt64?
+        planned = nil
+        if !paused && !finished && !waiting {
+            deadline = scheduledDeadline(now)
+            planned = deadline
+        }
+        if missing { deadline = min(deadline ?? .max, now + Self.pollNanoseconds) }
+        return PlayerUpdate(frame: drawn, nextDeadline: deadline, finished: finished, waiting: missing)
     }
 
+    /// Moves to the position due now, counting what was skipped.
+    private func advance(_ now: UInt64) {
+        let due = schedule.position(at: clock.nominal(at: now))
+        guard due > position else { return }
+        if tick > 0, let slot, now < slot + tick { return }     // display-rate cap
+        // Frames due before the deadline we planned were merged on purpose (shorter than a
+        // tick); frames due after it were dropped because this call came late.
+        var intended = due
+        if let planned { intended = max(position + 1, schedule.position(at: clock.nominal(at: planned))) }
+        let firstLate = min(intended, due)
+        merged += firstLate - position - 1
+        dropped += due - firstLate
+        position = due
+    }
+
+    private func resumeAfterWait(_ now: UInt64) {
+        waiting = false
+        if !paused { clock.release(at: now) }
+    }
+
+    private func noteDraw(_ now: UInt64) {
+        // The slot is when the frame was due, not when it got drawn, so that a display that
+        // wakes a little late does not push every later frame back by a tick.
+        var s = min(now, clock.time(atNominal: schedule.start(of: position)) ?? now)
+        if tick > 0, let last = slot { s = min(now, max(s, last + tick)) }
+        slot = s
+        meter.record(now)
+    }
+
+    /// When the next frame is due (or the last play ends), respecting the display tick.
+    private func scheduledDeadline(_ now: UInt64) -> UInt64? {
+        let next: Int
+        if let last = schedule.order.lastPosition, position >= last {
+            guard let end = schedule.end else { return nil }
+            next = end
+        } else {
+            next = schedule.start(of: position + 1)
+        }
+        guard var d = clock.time(atNominal: next) else { return nil }
+        if tick > 0, let slot { d = max(d, slot + tick) }
+        return max(d, now + 1)
+    }
+
+    // MARK: controls
+
+    /// Pauses or resumes; the frame on screen keeps the rest of its time.
     public func togglePause() {
-        if paused { frameStart = time.now() }   // resume: the current frame gets its full time again
-        paused.toggle()
+        let now = time.now()
+        if paused {
+            paused = false
+            if !waiting { clock.release(at: now) }
+        } else {
+            paused = true
+            if !waiting { clock.hold(nominal: currentNominal(now), at: now) }
+        }
+        planned = nil
     }
 
+    /// Pauses and steps `delta` frames in playback order, wrapping within the current play.
     public func step(_ delta: Int) {
-        guard paused else { return }
-        position = ((position + delta) % order.count + order.count) % order.count
-        needsDraw = true
+        let now = time.now()
+        paused = true
+        let order = schedule.order
+        let base = order.play(at: position) * order.cycleLength
+        var p = (position - base + delta) % order.cycleLength
+        if p < 0 { p += order.cycleLength }
+        jump(to: base + p, at: now)
     }
 
+    /// Sets the rate (clamped to 0.1–10) from now on, without moving the playhead.
     public func setSpeed(_ speed: Double) {
-        options.speed = min(10, max(0.1, speed))
-        frameStart = time.now()
+        let now = time.now()
+        let s = Self.clampSpeed(speed)
+        let x = clock.isHeld ? clock.anchorNominal : currentNominal(now)
+        clock.setSpeed(s, nominal: x, at: now)
+        options.speed = s
+        planned = nil
     }
 
+    /// Reverses the direction: normal ↔ reverse; a bounce turns round mid-trip. The frame on
+    /// screen and its remaining time are kept; the play count is kept.
     public func toggleReverse() {
-        let idx = order[position]
-        options.mode = options.mode == .reverse ? .normal : .reverse
-        rebuildOrder()
-        position = order.firstIndex(of: idx) ?? 0
+        let now = time.now()
+        let old = schedule
+        let order = old.order
+        let elapsed = max(0, (clock.isHeld ? clock.anchorNominal : currentNominal(now)) - old.start(of: position))
+        let c = order.cycleLength
+        let base = order.play(at: position) * c
+        let p = position - base                       // == c at a bounce's landing
+        let mode: PlaybackMode
+        let newP: Int
+        switch order.mode {
+        case .normal: mode = .reverse; newP = order.frameCount - 1 - p
+        case .reverse: mode = .normal; newP = order.frameCount - 1 - p
+        case .bounce: mode = .bounce; newP = (c - p) % c
+        }
+        let newOrder = PlaybackOrder(frameCount: order.frameCount, mode: mode, plays: order.plays)
+        schedule = PlaybackSchedule(info: info, order: newOrder)
+        position = base + newP
+        let start = schedule.start(of: position)
+        let x = start + min(elapsed, max(0, schedule.duration(of: position) - 1))
+        if clock.isHeld { clock.hold(nominal: x, at: now) } else { clock.set(nominal: x, at: now) }
+        options.mode = mode
+        finished = false
+        planned = nil
+        buffer.setOrder(newOrder, playhead: position)
+        sentPlayhead = position
     }
 
+    /// Back to the first frame of play 1 (pause state kept).
     public func restart() {
-        position = 0; playIndex = 0; finished = false; frameStart = time.now(); needsDraw = true
+        jump(to: schedule.firstPosition, at: time.now())
     }
 
+    /// Shows `frame` (clamped), at its first position in the current play; pause state kept.
     public func seek(to frame: Int) {
-        position = order.firstIndex(of: min(max(0, frame), info.frameCount - 1)) ?? 0
-        frameStart = time.now(); needsDraw = true
+        let order = schedule.order
+        let f = min(max(0, frame), order.frameCount - 1)
+        let base = order.play(at: position) * order.cycleLength
+        jump(to: base + order.cyclePosition(of: f), at: time.now())
     }
 
+    /// New render target size (terminal resize): buffered frames are rescaled, the place and
+    /// the schedule are kept.
     public func resize(to size: RenderSize) {
-        renderSize = size; needsDraw = true
+        let size = RenderSize(width: max(1, size.width), height: max(1, size.height))
+        guard size != renderSize else { return }
+        renderSize = size
+        generation += 1
+        buffer.resize(to: size)
     }
+
+    /// Stops the producer thread (also done on deinit). The player shows nothing new after.
+    public func stop() {
+        requestStop()
+        producer?.join()
+        producer = nil
+    }
+
+    /// Tells the producer to stop after the frame in hand, without waiting for it.
+    func requestStop() { buffer.quit() }
+
+    /// Indices of the frames in the buffer (tests, diagnostics).
+    var bufferedFrames: [Int] { buffer.cachedFrames }
+
+    /// Blocks until the producer has buffered everything it wants right now (the frame to show
+    /// and the look-ahead window), or failed, for at most `timeoutNanoseconds` of real time.
+    /// True if it got there. For tests and for a screen that prefers to wait before starting.
+    @discardableResult
+    public func waitUntilBuffered(timeoutNanoseconds: UInt64? = nil) -> Bool {
+        buffer.waitUntilIdle(deadline: timeoutNanoseconds.map { MonotonicClock.nanoseconds() + $0 })
+    }
+
+    // MARK: state
 
     public var status: PlayerStatus {
-        PlayerStatus(frameIndex: order[position], frameCount: info.frameCount, play: playIndex + 1,
-                     plays: totalPlays, effectiveFPS: 0, droppedFrames: dropped, speed: options.speed,
-                     mode: options.mode, paused: paused, finished: finished, bufferBytes: 0,
-                     bufferBudget: 0, framesCached: 0)
+        let stats = buffer.stats
+        let order = schedule.order
+        var s = PlayerStatus(
+            frameIndex: order.frame(at: position), frameCount: info.frameCount,
+            play: order.play(at: position) + 1, plays: order.plays,
+            effectiveFPS: meter.rate(at: time.now()), droppedFrames: dropped,
+            speed: options.speed, mode: options.mode, paused: paused, finished: finished,
+            bufferBytes: stats.bytes, bufferBudget: stats.budget, framesCached: stats.framesCached)
+        s.mergedFrames = merged
+        s.framesDecoded = stats.framesDecoded
+        s.framesScaled = stats.framesScaled
+        s.waiting = waiting
+        return s
     }
 
-    public func stop() {}
+    /// The frame buffer's figures (bytes, peak, decodes, evictions).
+    public var bufferStats: FrameBufferStats { buffer.stats }
+
+    /// The timeline position being shown (for tests and diagnostics).
+    public var timelinePosition: Int { position }
+
+    // MARK: helpers
+
+    /// Nominal time now, kept within the frame on screen (a display that is behind must not
+    /// jump when pausing or changing speed).
+    private func currentNominal(_ now: UInt64) -> Int {
+        let x = clock.nominal(at: now)
+        let s = schedule.start(of: position)
+        let e = schedule.start(of: position + 1)
+        return min(max(x, s), max(s, e - 1))
+    }
+
+    /// Goes to timeline position `t`: held there if paused, else waiting for its frame and
+    /// then playing on from its start.
+    private func jump(to t: Int, at now: UInt64) {
+        position = t
+        finished = false
+        planned = nil
+        waiting = !paused
+        clock.hold(nominal: schedule.start(of: t), at: now)
+        _ = buffer.frame(at: t)           // point the producer at it straight away
+        sentPlayhead = t
+    }
 }

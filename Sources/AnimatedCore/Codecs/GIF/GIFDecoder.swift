@@ -1,0 +1,190 @@
+import CGIF
+
+/// GIF codec on giflib, streamed: it holds one read buffer, the frame index, a row of colour
+/// indices and one giflib handle; pixels go straight onto the compositor's canvas.
+///
+/// `init` indexes the file without decompressing anything (headers only; image data is
+/// skipped sub-block by sub-block). `blend` moves the handle's input to the frame's image
+/// descriptor, so sequential playback reads on with one handle and random access costs nothing
+/// extra; only after a decoding error is the handle reopened.
+///
+/// Policy (the corpus README): every image descriptor is a frame; the canvas is the logical
+/// screen, starts transparent and ignores the background colour; frames are clipped to it;
+/// transparent-index pixels and pixels the data does not supply leave the canvas unchanged.
+public final class GIFDecoder: AnimationDecoder {
+    public let info: AnimationInfo
+    let source: ByteSource
+    private let input: GIFInput
+    let entries: [GIFFrameEntry]
+    private var handle: GIFHandle?
+    private let palette = GIFPalette()
+    private let row: UnsafeMutablePointer<UInt8>
+    private let maxPixels: Int
+    /// giflib handles opened (the index pass included): tests check that playback reuses one.
+    private(set) var handlesOpened = 0
+    /// Images giflib keeps in `SavedImages` (tests check it stays 0 however many frames).
+    var giflibSavedImages: Int { Int(handle?.gif.pointee.ImageCount ?? 0) }
+
+    public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
+        self.source = source
+        // Signature and logical screen size first, so a huge screen fails before any allocation.
+        let head = try source.bytes(at: 0, length: 13)
+        guard head.count >= 6, head[0] == 0x47, head[1] == 0x49, head[2] == 0x46 else {
+            throw .unsupportedFormat("not a GIF file")
+        }
+        guard head.count == 13 else { throw .invalid("file ends inside the GIF header") }
+        let width = Int(head[6]) | Int(head[7]) << 8, height = Int(head[8]) | Int(head[9]) << 8
+        try options.limits.check(width: width, height: height)
+
+        input = GIFInput(source: source)
+        let indexHandle = try GIFHandle(input: input)
+        handlesOpened = 1
+        let index = try GIFIndex(handle: indexHandle, maxFrames: options.limits.maxFrames)
+        guard !index.frames.isEmpty else {
+            throw .invalid(index.warnings.isEmpty ? "no frames" : "no frames (\(index.warnings[0]))")
+        }
+        entries = index.entries
+        maxPixels = options.limits.maxPixels
+        row = .allocate(capacity: max(index.maxImageWidth, 1))
+        info = AnimationInfo(format: .gif, width: width, height: height, frames: index.frames,
+                             plays: index.plays, warnings: index.warnings, timing: options.timing)
+        handle = indexHandle      // reused by the first blend
+    }
+
+    deinit {
+        palette.deallocate()
+        row.deallocate()
+    }
+
+    public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
+        let entry = entries[index]
+        let rect = info.frames[index].rect
+        let visible = rect.clipped(toWidth: canvas.width, height: canvas.height)
+        if visible.isEmpty { return }
+        if entry.wideCodeSize > 11 {
+            throw .invalid("frame \(index): LZW minimum code size \(entry.wideCodeSize) (at most 11)")
+        }
+        let rowsNeeded = visible.y + visible.height - rect.y      // image rows 0..<rowsNeeded
+        guard rect.width <= maxPixels / rowsNeeded else {
+            throw .invalid("frame \(index): image \(rect.width)x\(rect.height) exceeds the pixel limit")
+        }
+        let gif = try openImage(entry, frame: index)
+        palette.load(gif.pointee.Image.ColorMap ?? gif.pointee.SColorMap)
+        let target = RowTarget(canvas: canvas, rect: rect, visible: visible,
+                               transparent: Int(entry.transparent), palette: palette.entries)
+        let interlaced = gif.pointee.Image.Interlace
+        let stored = GIFRaster.rowsToDecode(height: rect.height, visibleRows: rowsNeeded, interlaced: interlaced)
+        if entry.wideCodeSize > 0 {
+            return try blendWide(entry, frame: index, rows: stored, visibleRows: rowsNeeded,
+                                 interlaced: interlaced, target: target)
+        }
+
+        let width = Int32(rect.width)
+        for k in 0..<stored {
+            let y = GIFRaster.imageRow(stored: k, height: rect.height, interlaced: interlaced)
+            guard DGifGetLine(gif, row, width) == GIF_OK else {
+                if let e = input.ioError { handle = nil; throw e }
+                let reason = input.pastEnd ? "image data truncated" : GIFHandle.message(gif.pointee.Error)
+                handle = nil            // giflib's state after an error is not documented
+                if y < rowsNeeded {
+                    target.draw(row, y: y, available: try decodedPrefix(entry, frame: index, storedRow: k))
+                }
+                throw .invalid("frame \(index): \(reason)")
+            }
+            if y < rowsNeeded { target.draw(row, y: y, available: rect.width) }
+        }
+    }
+
+    /// Where decoded rows go: the frame's visible part of the canvas.
+    private struct RowTarget {
+        let base: UnsafeMutableRawPointer
+        let canvasWidth: Int
+        let rect: FrameRect
+        let skip: Int           // image columns before the first visible one
+        let count: Int          // visible columns
+        let transparent: Int
+        let palette: UnsafePointer<UInt32>
+
+        init(canvas: Canvas, rect: FrameRect, visible: FrameRect, transparent: Int, palette: UnsafePointer<UInt32>) {
+            base = UnsafeMutableRawPointer(canvas.pixels.baseAddress!)
+            canvasWidth = canvas.width
+            self.rect = rect
+            skip = visible.x - rect.x
+            count = visible.width
+            self.transparent = transparent
+            self.palette = palette
+        }
+
+        /// Draws image row `y` from `src`, of which only the first `available` indices decoded.
+        @inline(__always)
+        func draw(_ src: UnsafePointer<UInt8>, y: Int, available: Int) {
+            let n = min(count, available - skip)
+            guard n > 0 else { return }
+            let d = base + ((rect.y + y) * canvasWidth + rect.x + skip) * 4
+            GIFRaster.drawRow(src + skip, count: n, onto: d, palette: palette, transparent: transparent)
+        }
+
+        func draw(_ src: UnsafePointer<UInt16>, y: Int, available: Int) {
+            let n = min(count, available - skip)
+            guard n > 0 else { return }
+            let d = base + ((rect.y + y) * canvasWidth + rect.x + skip) * 4
+            GIFRaster.drawWideRow(src + skip, count: n, onto: d, palette: palette, transparent: transparent)
+        }
+    }
+
+    /// `blend` for the minimum code sizes giflib refuses (the handle's input is just after the
+    /// code-size byte).
+    private func blendWide(_ entry: GIFFrameEntry, frame index: Int, rows: Int, visibleRows: Int,
+                           interlaced: Bool, target: RowTarget) throws(AnimatedError) {
+        let width = target.rect.width
+        let lzw = GIFWideCodeLZW(input: input, minimumCodeSize: Int(entry.wideCodeSize))
+        let wideRow = UnsafeMutablePointer<UInt16>.allocate(capacity: max(width, 1))
+        defer { wideRow.deallocate() }
+        for k in 0..<rows {
+            let y = GIFRaster.imageRow(stored: k, height: target.rect.height, interlaced: interlaced)
+            let got = lzw.read(into: wideRow, count: width)
+            if y < visibleRows { target.draw(wideRow, y: y, available: got) }
+            if got < width {
+                if let e = input.ioError { handle = nil; throw e }
+                throw .invalid("frame \(index): \(lzw.failureMessage)")
+            }
+        }
+    }
+
+    /// Points the handle (opened if needed) at frame `index`'s image descriptor and reads it, so
+    /// the next `DGifGetLine` returns the frame's first row (or, for a code size giflib refuses,
+    /// so that the input is at the first data sub-block).
+    private func openImage(_ entry: GIFFrameEntry, frame index: Int) throws(AnimatedError) -> UnsafeMutablePointer<GifFileType> {
+        let h: GIFHandle
+        if let handle { h = handle } else {
+            h = try GIFHandle(input: input)
+            handlesOpened += 1
+            handle = h
+        }
+        input.position = entry.offset
+        input.pastEnd = false
+        input.clampsSubBlocks = false
+        guard h.recordType() == IMAGE_DESC_RECORD_TYPE, h.imageHeader() || entry.wideCodeSize > 0 else {
+            handle = nil
+            if let e = input.ioError { throw e }
+            throw .invalid("frame \(index): cannot read the image descriptor")
+        }
+        input.clampsSubBlocks = entry.wideCodeSize == 0
+        return h.gif
+    }
+
+    /// After a failure in stored row `k`, decodes the frame again on a fresh handle up to that
+    /// row and then one pixel at a time, so that exactly the pixels the data supplies are drawn.
+    /// Leaves them in `row` and returns how many there are. Runs only for damaged frames.
+    private func decodedPrefix(_ entry: GIFFrameEntry, frame index: Int, storedRow k: Int) throws(AnimatedError) -> Int {
+        defer { handle = nil }
+        let gif = try openImage(entry, frame: index)
+        let width = Int(gif.pointee.Image.Width)
+        for _ in 0..<k {
+            guard DGifGetLine(gif, row, Int32(width)) == GIF_OK else { return 0 }
+        }
+        var got = 0
+        while got < width, DGifGetLine(gif, row + got, 1) == GIF_OK { got += 1 }
+        return got
+    }
+}

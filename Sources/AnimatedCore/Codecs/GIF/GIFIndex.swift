@@ -1,0 +1,163 @@
+import CGIF
+
+/// Where one frame's image lives in the file and what the decoder needs to draw it.
+struct GIFFrameEntry {
+    /// File offset of the image descriptor's ',' byte.
+    var offset: Int
+    /// Transparent colour index from the frame's Graphic Control Extension, or -1.
+    var transparent: Int16
+    /// The image data's sub-block chain ended before the end of the file.
+    var complete: Bool
+    /// 0 when giflib decodes the image; otherwise the LZW minimum code size giflib refused
+    /// (9...11 go to `GIFWideCodeLZW`, larger ones cannot be decoded).
+    var wideCodeSize: UInt8
+}
+
+/// The result of the header-only pass: every image descriptor, its Graphic Control Extension
+/// and the loop count, without decompressing any image data.
+struct GIFIndex {
+    var frames: [FrameInfo] = []
+    var entries: [GIFFrameEntry] = []
+    var plays = 1
+    var warnings: [String] = []
+    /// The widest image (the decoder's row buffer).
+    var maxImageWidth = 0
+
+    /// The Graphic Control Extension fields that apply to the next image.
+    private struct Control {
+        var dispose = DisposeOp.none
+        var delayMs = 0.0
+        var transparent: Int16 = -1
+    }
+
+    /// Reads records from just after the header to the trailer (or the first damage).
+    init(handle: GIFHandle, maxFrames: Int) throws(AnimatedError) {
+        let input = handle.input
+        let gif = handle.gif
+        let end = input.source.count
+        var control: Control?
+        var ended = false
+
+        records: while !ended {
+            let recordStart = input.position
+            input.pastEnd = false
+            guard let type = handle.recordType(), !input.pastEnd else {
+                if let e = input.ioError { throw e }
+                if recordStart >= end {
+                    warnings.append("no trailer: file ends after \(after)")
+                } else {
+                    let byte = (try? input.source.bytes(at: recordStart, length: 1).first) ?? 0
+                    warnings.append("unexpected byte 0x\(hex(byte)) at offset \(recordStart) after \(after); rest ignored")
+                }
+                break records
+            }
+            switch type {
+            case TERMINATE_RECORD_TYPE:
+                ended = true
+
+            case EXTENSION_RECORD_TYPE:
+                guard readExtension(handle, into: &control), !input.pastEnd else {
+                    if let e = input.ioError { throw e }
+                    warnings.append("truncated in an extension block after \(after)")
+                    break records
+                }
+
+            case IMAGE_DESC_RECORD_TYPE:
+                if frames.count >= maxFrames {
+                    warnings.append("more than \(maxFrames) frames: the rest are ignored")
+                    break records
+                }
+                let headerOK = handle.imageHeader()
+                if let e = input.ioError { throw e }
+                // giflib stops right after the code-size byte when it refuses it.
+                let wideCodeSize = headerOK || input.pastEnd ? 0
+                    : (try input.source.bytes(at: input.position - 1, length: 1).first ?? 0)
+                let image = gif.pointee.Image
+                let tableBytes = image.ColorMap.map { Int($0.pointee.ColorCount) * 3 } ?? 0
+                // ',' + 9 descriptor bytes + local colour table must all be in the file.
+                guard recordStart + 10 + tableBytes <= end else {
+                    warnings.append("truncated in the image descriptor after \(after); that image is dropped")
+                    break records
+                }
+                var complete = false
+                if !input.pastEnd {
+                    complete = handle.skipSubBlocks() && !input.pastEnd
+                    if let e = input.ioError { throw e }
+                }
+                let c = control ?? Control()
+                control = nil
+                let rect = FrameRect(x: Int(image.Left), y: Int(image.Top),
+                                     width: Int(image.Width), height: Int(image.Height))
+                // Pixels can stay unchanged where the index is transparent, and where the data
+                // stops early (only certain when the data is cut off or cannot be decoded).
+                let hasAlpha = c.transparent >= 0 || !complete || wideCodeSize > 11
+                frames.append(FrameInfo(rect: rect, delayMs: c.delayMs, dispose: c.dispose,
+                                        blend: .over, hasAlpha: hasAlpha))
+                entries.append(GIFFrameEntry(offset: recordStart, transparent: c.transparent,
+                                             complete: complete, wideCodeSize: wideCodeSize))
+                maxImageWidth = max(maxImageWidth, rect.width)
+                if !complete {
+                    warnings.append("truncated in the image data of frame \(frames.count - 1)")
+                    break records
+                }
+
+            default:
+                warnings.append("unexpected record at offset \(recordStart) after \(after); rest ignored")
+                break records
+            }
+        }
+    }
+
+    /// "frame N" for messages about where damage starts.
+    private var after: String { frames.isEmpty ? "the header" : "frame \(frames.count - 1)" }
+
+    /// Reads one extension (all its sub-blocks), keeping the Graphic Control Extension fields and
+    /// NETSCAPE2.0/ANIMEXTS1.0 loop counts. False on a read error.
+    private mutating func readExtension(_ handle: GIFHandle, into control: inout Control?) -> Bool {
+        var code: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        guard DGifGetExtension(handle.gif, &code, &block) == GIF_OK else { return false }
+        var isLoopApplication = false
+        switch code {
+        case GRAPHICS_EXT_FUNC_CODE:
+            // [4, packed, delay lo, delay hi, transparent index]; shorter blocks are ignored.
+            if let b = block, b[0] >= 4 {
+                let packed = b[1]
+                var c = Control()
+                switch (packed >> 2) & 7 {
+                case 2: c.dispose = .background
+                case 3: c.dispose = .previous
+                default: c.dispose = .none       // 0, 1 and the undefined 4...7
+                }
+                c.delayMs = Double(Int(b[2]) | Int(b[3]) << 8) * 10
+                c.transparent = packed & 1 != 0 ? Int16(b[4]) : -1
+                control = c
+            }
+        case PLAINTEXT_EXT_FUNC_CODE:
+            // Plain text is not drawn, but a Graphic Control Extension before it belongs to it.
+            control = nil
+        case APPLICATION_EXT_FUNC_CODE:
+            if let b = block, b[0] == 11 {
+                let id = UnsafeBufferPointer(start: b + 1, count: 11)
+                isLoopApplication = id.elementsEqual("NETSCAPE2.0".utf8) || id.elementsEqual("ANIMEXTS1.0".utf8)
+            }
+        default:
+            break
+        }
+        while block != nil {
+            guard DGifGetExtensionNext(handle.gif, &block) == GIF_OK else { return false }
+            if handle.input.pastEnd { return true }
+            // Looping sub-block: [3, 1, count lo, count hi]. The last one in the file counts.
+            if isLoopApplication, let b = block, b[0] >= 3, b[1] == 1 {
+                let loops = Int(b[2]) | Int(b[3]) << 8
+                plays = loops == 0 ? 0 : loops + 1
+            }
+        }
+        return true
+    }
+
+    private func hex(_ b: UInt8) -> String {
+        let s = String(b, radix: 16, uppercase: true)
+        return b < 16 ? "0" + s : s
+    }
+}

@@ -1,0 +1,55 @@
+/// Maps monotonic real time to nominal playback time (speed 1 nanoseconds on the schedule).
+///
+/// It is an anchor (real time, nominal time) plus a rate, so a deadline is always computed from
+/// the anchor, never by adding per-frame sleeps: lateness does not accumulate. Pausing, waiting
+/// for the buffer and speed changes re-anchor at the current nominal time, so nothing jumps.
+public struct DisplayClock: Sendable {
+    public private(set) var anchorTime: UInt64
+    public private(set) var anchorNominal: Int
+    public private(set) var speed: Double
+    /// While held (paused, or waiting for a frame) nominal time stands still.
+    public private(set) var isHeld: Bool
+
+    public init(now: UInt64, nominal: Int = 0, speed: Double = 1, held: Bool = false) {
+        anchorTime = now; anchorNominal = nominal; self.speed = speed; isHeld = held
+    }
+
+    /// Nominal time at real time `now`.
+    public func nominal(at now: UInt64) -> Int {
+        guard !isHeld, now > anchorTime else { return anchorNominal }
+        let elapsed = now - anchorTime
+        if speed == 1 { return anchorNominal + Int(elapsed) }
+        // Rounded to nearest so that nominal(at: time(atNominal: x)) ≥ x despite float error.
+        return anchorNominal + Int((Double(elapsed) * speed).rounded())
+    }
+
+    /// Earliest real time at which nominal time reaches `x`; nil while held.
+    public func time(atNominal x: Int) -> UInt64? {
+        guard !isHeld else { return nil }
+        guard x > anchorNominal else { return anchorTime }
+        let ahead = x - anchorNominal
+        if speed == 1 { return anchorTime + UInt64(ahead) }
+        return anchorTime + UInt64((Double(ahead) / speed).rounded(.up))
+    }
+
+    /// Re-anchors at nominal `x` now (keeps held or running).
+    public mutating func set(nominal x: Int, at now: UInt64) {
+        anchorTime = now; anchorNominal = x
+    }
+
+    /// Stops nominal time at `x`.
+    public mutating func hold(nominal x: Int, at now: UInt64) {
+        anchorTime = now; anchorNominal = x; isHeld = true
+    }
+
+    /// Lets nominal time run again from where it was held.
+    public mutating func release(at now: UInt64) {
+        guard isHeld else { return }
+        anchorTime = now; isHeld = false
+    }
+
+    /// Changes the rate from now on; `x` is the nominal time to continue from.
+    public mutating func setSpeed(_ newSpeed: Double, nominal x: Int, at now: UInt64) {
+        anchorTime = now; anchorNominal = x; speed = newSpeed
+    }
+}

@@ -1,0 +1,250 @@
+/// Figures a status line shows about the frame buffer.
+public struct FrameBufferStats: Sendable, Equatable {
+    /// Bytes of scaled frames held, and the budget.
+    public var bytes: Int
+    public var budget: Int
+    /// Highest `bytes` ever reached.
+    public var peakBytes: Int
+    public var framesCached: Int
+    /// Frames decoded and composited by the producer (replays included), and frames scaled.
+    public var framesDecoded: Int
+    public var framesScaled: Int
+    public var evictions: Int
+    /// Times the producer woke up to look for work (it sleeps when the window is full).
+    public var producerPasses: Int
+}
+
+/// The bounded prefetch queue between the producer thread and the display.
+///
+/// It holds frames already scaled to the render size, keyed by frame index. The producer keeps
+/// the *window* buffered: the next `windowLength` timeline positions from the playhead (the
+/// frame the display wants), i.e. as many distinct upcoming frames as the byte budget allows.
+/// When every frame fits, the window is the whole animation and later plays decode nothing.
+/// Otherwise frames outside the window are evicted farthest-first, distance being measured
+/// ahead of the playhead in playback order (direction and loop wrap included).
+///
+/// Sendable: all state lives in a `Monitor`. The display never blocks on the producer.
+final class FrameBuffer: Sendable {
+    struct State: Sendable {
+        var order: PlaybackOrder
+        /// Timeline position the display shows or waits for.
+        var playhead: Int
+        /// Bumped when the playhead moves backwards, the order or the size changes: the
+        /// producer then rescans the window from the playhead.
+        var epoch = 0
+        var size: RenderSize
+        var generation = 0
+        /// Bytes of one frame at `size` (as measured once one exists).
+        var frameBytes: Int
+        var budget: Int
+        var frames: [Int: ScaledFrame] = [:]
+        var bytes = 0
+        var peakBytes = 0
+        /// The producer found the window full and sleeps.
+        var idle = false
+        var quit = false
+        var failure: AnimatedError?
+        var framesDecoded = 0
+        var framesScaled = 0
+        var evictions = 0
+        var producerPasses = 0
+
+        /// Distinct frames the budget holds (at least one: a budget smaller than a frame still
+        /// plays, one frame at a time).
+        var slots: Int { max(1, budget / max(1, frameBytes)) }
+
+        /// Positions [playhead, playhead + windowLength) are kept buffered. A window of `slots`
+        /// positions never holds more than `slots` distinct frames; when all frames fit, one
+        /// whole play is the window (it covers every frame).
+        var windowLength: Int { slots >= order.frameCount ? order.cycleLength : slots }
+
+        /// One past the last position the producer should buffer now.
+        var windowEnd: Int {
+            let (end, overflow) = playhead.addingReportingOverflow(windowLength)
+            var e = overflow ? Int.max : end
+            if let last = order.lastPosition { e = min(e, last + 1) }
+            return e
+        }
+
+        func inWindow(_ frame: Int) -> Bool {
+            guard let d = order.distance(to: frame, from: playhead) else { return false }
+            return d < windowLength
+        }
+
+        /// Removes out-of-window frames, farthest first, until `incoming` more bytes fit.
+        mutating func makeRoom(for incoming: Int) {
+            while bytes + incoming > budget {
+                var victim = -1, victimDistance = -1
+                for index in frames.keys {
+                    // Never again (nil) is the farthest of all.
+                    let d = order.distance(to: index, from: playhead) ?? Int.max
+                    if d >= windowLength && d > victimDistance { victim = index; victimDistance = d }
+                }
+                guard victim >= 0, let gone = frames.removeValue(forKey: victim) else { return }
+                bytes -= gone.byteCount
+                evictions += 1
+            }
+        }
+    }
+
+    /// What the producer does next.
+    enum Job: Sendable {
+        case produce(frame: Int, generation: Int, size: RenderSize)
+        case quit
+    }
+
+    /// Producer's verdict on a frame it composites on the way to its target.
+    enum Verdict: Sendable {
+        case scale, skip, abandon
+    }
+
+    /// The producer's place in its scan of the window (private to the producer).
+    struct Cursor {
+        var epoch = -1
+        var position = 0
+    }
+
+    private let monitor: Monitor<State>
+
+    init(order: PlaybackOrder, playhead: Int, size: RenderSize, budget: Int) {
+        monitor = Monitor(State(order: order, playhead: playhead, size: size,
+                                frameBytes: size.width * size.height * 4, budget: max(0, budget)))
+    }
+
+    // MARK: display side (never blocks for long: only the lock)
+
+    /// The frame at timeline `position` if buffered, and makes `position` the playhead.
+    func frame(at position: Int) -> ScaledFrame? {
+        let (frame, moved) = monitor.withLock { s -> (ScaledFrame?, Bool) in
+            let moved = s.playhead != position
+            if moved {
+                if position < s.playhead { s.epoch += 1 }
+                s.playhead = position
+                s.idle = false
+            }
+            return (s.frames[s.order.frame(at: position)], moved)
+        }
+        if moved { monitor.broadcast() }
+        return frame
+    }
+
+    /// New playback order (mode change), keeping the frames buffered.
+    func setOrder(_ order: PlaybackOrder, playhead: Int) {
+        monitor.withLock { s in
+            s.order = order; s.playhead = playhead; s.epoch += 1; s.idle = false
+        }
+        monitor.broadcast()
+    }
+
+    /// New render size: every scaled frame is stale (the playhead stays).
+    func resize(to size: RenderSize) {
+        monitor.withLock { s in
+            s.size = size
+            s.generation += 1
+            s.frameBytes = size.width * size.height * 4
+            s.frames.removeAll()
+            s.bytes = 0
+            s.epoch += 1
+            s.idle = false
+        }
+        monitor.broadcast()
+    }
+
+    var stats: FrameBufferStats {
+        monitor.withLock { s in
+            FrameBufferStats(bytes: s.bytes, budget: s.budget, peakBytes: s.peakBytes,
+                             framesCached: s.frames.count, framesDecoded: s.framesDecoded,
+                             framesScaled: s.framesScaled, evictions: s.evictions,
+                             producerPasses: s.producerPasses)
+        }
+    }
+
+    var failure: AnimatedError? { monitor.withLock { $0.failure } }
+
+    /// Indices of the buffered frames, ascending (tests, diagnostics).
+    var cachedFrames: [Int] { monitor.withLock { $0.frames.keys.sorted() } }
+
+    /// Blocks until the producer has buffered what it wants for now (the window, or at least
+    /// half of it when the rest needs a replay), failed, or stopped, at most
+    /// until `deadline` (monotonic ns). True if it got there.
+    func waitUntilIdle(deadline: UInt64?) -> Bool {
+        monitor.wait(deadline: deadline) { s -> MonitorStep<Bool> in
+            (s.idle || s.quit || s.failure != nil) ? .done(true) : .sleep(notify: false)
+        } ?? false
+    }
+
+    /// Asks the producer to stop after the frame it is working on.
+    func quit() {
+        monitor.withLock { $0.quit = true }
+        monitor.broadcast()
+    }
+
+    // MARK: producer side
+
+    /// The next frame to produce: the first position of the window whose frame is not buffered.
+    /// Sleeps while there is none; `.quit` once asked to stop.
+    ///
+    /// `cost(frame)` is how many frames the compositor must composite to reach `frame`. A costly
+    /// one (a replay from a keyframe, as in reverse play) waits until the buffered run ahead of
+    /// the playhead is down to half the window, so that one replay refills half a window
+    /// instead of one frame per replay.
+    func nextJob(_ cursor: inout Cursor, cost: (Int) -> Int) -> Job {
+        monitor.wait { s -> MonitorStep<Job> in
+            if s.quit { return .done(.quit) }
+            s.producerPasses += 1
+            // Positions before the cursor were buffered and, being in the window, stay so
+            // unless the playhead went back or the buffer was cleared (epoch).
+            if cursor.epoch != s.epoch || cursor.position < s.playhead {
+                cursor = Cursor(epoch: s.epoch, position: s.playhead)
+            }
+            let end = s.windowEnd
+            while cursor.position < end && s.frames[s.order.frame(at: cursor.position)] != nil {
+                cursor.position += 1
+            }
+            let ahead = cursor.position - s.playhead
+            if cursor.position < end
+                && !(ahead > 0 && ahead * 2 >= s.windowLength && cost(s.order.frame(at: cursor.position)) > 1) {
+                s.idle = false
+                return .done(.produce(frame: s.order.frame(at: cursor.position),
+                                      generation: s.generation, size: s.size))
+            }
+            let becameIdle = !s.idle
+            s.idle = true
+            return .sleep(notify: becameIdle)
+        }!
+    }
+
+    /// Whether to scale `frame`, composited on the way to `target`; `.abandon` if the target is
+    /// no longer wanted (quit, resize, or the playhead moved away).
+    func verdict(on frame: Int, target: Int, generation: Int, decoded: Int) -> Verdict {
+        monitor.withLock { s in
+            s.framesDecoded = decoded
+            if s.quit || s.generation != generation || !s.inWindow(target) { return .abandon }
+            return s.frames[frame] == nil && s.inWindow(frame) ? .scale : .skip
+        }
+    }
+
+    /// Adds a scaled frame, evicting out-of-window frames as needed.
+    func deliver(_ frame: ScaledFrame, generation: Int, decoded: Int) {
+        monitor.withLock { s in
+            s.framesDecoded = decoded
+            s.framesScaled += 1
+            guard s.generation == generation, s.frames[frame.index] == nil,
+                  s.inWindow(frame.index) else { return }
+            if s.frameBytes != frame.byteCount {
+                // The scaler's frames differ from the estimate: the window changes, rescan.
+                s.frameBytes = frame.byteCount
+                s.epoch += 1
+            }
+            s.makeRoom(for: frame.byteCount)
+            s.frames[frame.index] = frame
+            s.bytes += frame.byteCount
+            s.peakBytes = max(s.peakBytes, s.bytes)
+        }
+    }
+
+    func fail(_ error: AnimatedError) {
+        monitor.withLock { $0.failure = error }
+        monitor.broadcast()
+    }
+}

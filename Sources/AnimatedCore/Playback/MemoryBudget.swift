@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The frame buffer's default byte budget.
+///
+/// YYImage's rule, min(20 % of physical RAM, 60 % of available memory), clamped:
+/// - floor 4 MiB: a low-memory reading must not starve prefetch; 4 MiB still holds ~100 frames
+///   of a 120×40-cell render (38 KB each), seconds of look-ahead.
+/// - ceiling 32 MiB: what is cached is frames scaled to the cell grid, which are small, so 32 MiB
+///   keeps a whole typical GIF at any common terminal size (870 frames at 120×40 cells, ~170 at
+///   300×80) while the process stays far below what a terminal viewer should cost. On any
+///   machine with more than ~160 MB of RAM the rule is above the ceiling, so this is the usual
+///   default. Animations that do not fit stream through the bounded window instead.
+public enum MemoryBudget {
+    public static let floorBytes = 4 << 20
+    public static let ceilingBytes = 32 << 20
+
+    /// The rule applied to given memory figures (bytes).
+    public static func bytes(physical: Int, available: Int) -> Int {
+        let rule = min(physical / 5, available / 5 * 3)
+        return min(ceilingBytes, max(floorBytes, rule))
+    }
+
+    /// The rule applied to this machine (and container, if it is limited by a cgroup).
+    public static func systemDefault() -> Int {
+        let physical = ProcessStats.physicalMemoryBytes()
+        var available = meminfoAvailable() ?? ProcessStats.availableMemoryBytes()
+        if let room = cgroupRoom() { available = min(available, room) }
+        return bytes(physical: physical, available: available)
+    }
+
+    /// MemAvailable from /proc/meminfo (free memory plus reclaimable cache), in bytes.
+    static func meminfoAvailable() -> Int? {
+        guard let text = readSmallFile("/proc/meminfo") else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("MemAvailable:") {
+            let digits = line.dropFirst("MemAvailable:".count).filter { $0 >= "0" && $0 <= "9" }
+            if let kib = Int(digits) { return kib * 1024 }
+        }
+        return nil
+    }
+
+    /// Memory left under a cgroup v2 limit (memory.max − memory.current), if there is one.
+    static func cgroupRoom() -> Int? {
+        guard let maxText = readSmallFile("/sys/fs/cgroup/memory.max"),
+              let limit = Int(maxText.filter { $0 >= "0" && $0 <= "9" }), limit > 0,
+              let curText = readSmallFile("/sys/fs/cgroup/memory.current"),
+              let current = Int(curText.filter { $0 >= "0" && $0 <= "9" }) else { return nil }
+        return max(0, limit - current)
+    }
+
+    /// The first 8 KiB of a small text file (procfs files report size 0, so read until EOF).
+    private static func readSmallFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 8192)
+        var used = 0
+        while used < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + used, $0.count - used) }
+            if n <= 0 { break }
+            used += n
+        }
+        guard used > 0 else { return nil }
+        return String(decoding: bytes[..<used], as: UTF8.self)
+    }
+}

@@ -1,0 +1,45 @@
+/// What a status line shows.
+public struct PlayerStatus: Sendable {
+    /// Frame on screen (or about to be).
+    public var frameIndex: Int
+    public var frameCount: Int
+    /// 1-based number of the current play.
+    public var play: Int
+    /// Total plays; 0 = forever.
+    public var plays: Int
+    /// Frames actually drawn per second, over the last two seconds.
+    public var effectiveFPS: Double
+    /// Frames skipped because the display was late (not counting `mergedFrames`).
+    public var droppedFrames: Int
+    public var speed: Double
+    public var mode: PlaybackMode
+    public var paused: Bool
+    public var finished: Bool
+    /// Bytes of scaled frames in the buffer, and its budget.
+    public var bufferBytes: Int
+    public var bufferBudget: Int
+    public var framesCached: Int
+    /// Frames skipped on purpose because they were shorter than one display tick (`maxFPS`).
+    public var mergedFrames: Int = 0
+    /// Frames decoded and composited so far (replays included), and frames scaled.
+    public var framesDecoded: Int = 0
+    public var framesScaled: Int = 0
+    /// The schedule is held until the buffer delivers the current frame.
+    public var waiting: Bool = false
+}
+
+/// What the screen should do after `Player.update()`.
+public struct PlayerUpdate: Sendable {
+    /// A frame to draw, or nil if what is on screen is still current.
+    public var frame: ScaledFrame?
+    /// When `update()` should be called again (monotonic ns). Nil when there is nothing to wait
+    /// for: paused with the frame drawn, finished, or failed.
+    public var nextDeadline: UInt64?
+    /// True once the last play has ended (the last frame stays displayed).
+    public var finished: Bool
+    /// The frame to show is not buffered yet; the schedule waits for it and `nextDeadline` is
+    /// a short poll.
+    public var waiting: Bool = false
+    /// The decoder could not be opened on the producer thread (factory init only).
+    public var error: AnimatedError? = nil
+}

@@ -92,9 +92,10 @@ struct Play: ParsableCommand {
 
     // MARK: - Animation
 
-    private func play(_ decoder: any AnimationDecoder) throws(CLIFailure) {
+    private func play(_ decoder: sending any AnimationDecoder) throws(CLIFailure) {
         let background = parseBackground(bg)!
-        let layoutFor = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)
+        let info = decoder.info
+        let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height)
         // The player starts before curses so that the first frame is being prepared while the
         // terminal is set up; the kernel's window size is what ncurses will report.
         var rows: Int32 = 24, cols: Int32 = 80
@@ -128,6 +129,9 @@ struct Play: ParsableCommand {
             var writer = SGRCellWriter(mode: colorMode)
             writer.printLines(loop.grid)
             TerminalOutput.write(1, writer.bytes)
+        }
+        if case .failed(let error) = end {
+            throw CLIFailure(file: source.displayName, error: error)
         }
         if case .signal(let s) = end {
             throw CLIFailure(message: "interrupted by \(s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : s == SIGHUP ? "SIGHUP" : "signal \(s)")", code: 1)

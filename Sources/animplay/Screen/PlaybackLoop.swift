@@ -9,6 +9,8 @@ enum PlaybackEnd: Equatable {
     case finished
     case quit
     case signal(Int32)
+    /// The decoder failed on the producer thread before any frame could be shown.
+    case failed(AnimatedError)
 }
 
 /// The screen's event loop: draw what the player says is due, then sleep in `ppoll` on the
@@ -50,6 +52,7 @@ final class PlaybackLoop {
             }
             // 2. Whatever frame is due.
             let update = player.update()
+            if let error = update.error { return .failed(error) }
             if let frame = update.frame {
                 renderer.render(frame, into: grid)
                 hasFrame = true

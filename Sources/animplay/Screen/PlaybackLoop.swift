@@ -13,7 +13,7 @@ enum PlaybackEnd: Equatable {
     case failed(AnimatedError)
 }
 
-/// The screen's event loop: draw what the player says is due, then sleep in `ppoll` on the
+/// The screen's event loop: draw what the player says is due, then sleep in `poll` on the
 /// keyboard and the signal pipe until the next frame deadline. Single-threaded; signals and
 /// resizes are handled here, between frames, never inside a handler.
 final class PlaybackLoop {

@@ -51,7 +51,8 @@ class AltScreen(pyte.Screen):
 
 
 class Result:
-    def __init__(self, status, output, screen, stty_before, stty_after, wall):
+    def __init__(self, status, output, screen, stty_before, stty_after, wall, maxrss_kb=0):
+        self.maxrss_kb = maxrss_kb      # peak resident set size of the child
         self.status = status            # exit code (negative: killed by that signal)
         self.output = output            # raw bytes
         self.screen = screen            # AltScreen after all output
@@ -83,6 +84,7 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
                             preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
     out = bytearray()
     pending = sorted(actions, key=lambda a: a[0])
+    status = None; maxrss = 0
     while True:
         now = time.monotonic() - t0
         while pending and pending[0][0] <= now:
@@ -103,7 +105,10 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
                 data = b''
             out += data
             continue
-        if proc.poll() is not None:
+        wp, st, ru = os.wait4(proc.pid, os.WNOHANG)
+        if wp == proc.pid:
+            status = os.waitstatus_to_exitcode(st); maxrss = ru.ru_maxrss
+            proc.returncode = status
             # drain what is left
             while select.select([master], [], [], 0.05)[0]:
                 try:
@@ -119,7 +124,7 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     os.close(master); os.close(slave)
     screen = AltScreen(cols, rows)
     pyte.ByteStream(screen).feed(bytes(out))
-    return Result(proc.returncode, bytes(out), screen, before, after, wall)
+    return Result(status, bytes(out), screen, before, after, wall, maxrss)
 
 
 def resize(cols, rows):

@@ -289,6 +289,17 @@ def test_burst_of_resizes_refits(grad_gif):
     assert (height, width) == (15, 60) and (top, left) == (2, 0)
 
 
+def test_many_resizes_do_not_grow_memory(grad_gif):
+    path, _ = grad_gif
+    quiet = h.run([path, '--loop', '0'], actions=[(3.0, b'q')])
+    sizes = [(80, 24), (60, 20)] * 200
+    busy = h.run([path, '--loop', '0'], actions=[(0.2 + i * 0.007, h.resize(c, r))
+                                                 for i, (c, r) in enumerate(sizes)] + [(3.0, b'q')])
+    assert quiet.status == 0 and busy.status == 0 and restored(busy)
+    # 400 re-fits: a leak of even one cell grid or scaled frame per resize would add megabytes.
+    assert busy.maxrss_kb - quiet.maxrss_kb < 4096, (quiet.maxrss_kb, busy.maxrss_kb)
+
+
 def test_status_line_and_keys(two_colour_gif):
     r = h.run([two_colour_gif, '--loop', '0', '--status'],
               actions=[(0.4, b' '), (0.7, h.resize(80, 24)), (0.8, b'\x1b[C'), (1.0, b'i'), (1.2, b'i'), (1.5, b'q')])

@@ -308,6 +308,16 @@ def test_status_line_and_keys(two_colour_gif):
     assert 'frame ' in text and 'play 1' in text and 'paused' in text and 'speed 1.00x' in text
 
 
+def test_hiding_the_status_line_erases_it(two_colour_gif):
+    # With a 40x10 box in 25 rows the image does not move when the status line comes and goes.
+    r = h.run([two_colour_gif, '--loop', '0', '--size', '40x10'], cols=80, rows=25,
+              actions=[(0.3, b'i'), (0.6, b'i'), (0.9, b'q')])
+    assert r.status == 0
+    assert b'frame ' in r.output
+    alt = r.screen.alt_snapshots[-1]
+    assert ''.join(alt[24][x].data for x in range(80)).strip() == ''
+
+
 def test_no_color_keeps_the_status_line_plain(two_colour_gif):
     r = h.run([two_colour_gif, '--loop', '1', '--status'], env={'NO_COLOR': '1'})
     assert r.status == 0

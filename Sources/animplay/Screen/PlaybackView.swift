@@ -26,6 +26,7 @@ final class PlaybackView {
     private var writer: SGRCellWriter
     private let statusPair: Int32
     private let statusReverse: Bool
+    private var statusShown = false
 
     /// `plainStatus`: NO_COLOR is set (the status line then uses reverse video, no colour).
     init(screen: NcursesScreen, mode: ColorMode, path: CellPath, plainStatus: Bool) {
@@ -131,8 +132,13 @@ final class PlaybackView {
     // MARK: - Status line
 
     private func drawStatus(_ status: String?, window: UnsafeMutablePointer<WINDOW>) {
-        guard let status, screen.rows > 0 else { return }
         let y = Int32(screen.rows - 1)
+        defer { statusShown = status != nil }
+        guard let status, screen.rows > 0 else {
+            // Hidden again without a re-layout: the image does not reach the bottom row.
+            if statusShown { wmove(window, y, 0); wclrtoeol(window) }
+            return
+        }
         var line = Array(status.utf8.prefix(screen.columns))
         if line.count < screen.columns { line += [UInt8](repeating: 0x20, count: screen.columns - line.count) }
         _ = animplay_set_attr(window, statusReverse ? 1 : 0, statusPair)

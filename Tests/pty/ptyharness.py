@@ -67,7 +67,9 @@ def stty_g(fd):
 
 def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-256color',
         colorterm='truecolor'):
-    """actions: (seconds after start, bytes to type | signal number) pairs."""
+    """actions: (seconds, bytes to type | signal number | callable) pairs. Seconds count from
+    the first byte the program writes (its signal handlers and terminal are set up by then),
+    so a slow start on a loaded machine does not race the actions."""
     e = dict(os.environ, TERM=term, LANG='C.UTF-8')
     e.pop('LINES', None); e.pop('COLUMNS', None); e.pop('NO_COLOR', None)
     if colorterm is None:
@@ -85,9 +87,11 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     out = bytearray()
     pending = sorted(actions, key=lambda a: a[0])
     status = None; maxrss = 0
+    ready = None
     while True:
         now = time.monotonic() - t0
-        while pending and pending[0][0] <= now:
+        since_ready = -1 if ready is None else time.monotonic() - ready
+        while pending and pending[0][0] <= since_ready:
             _, act = pending.pop(0)
             if isinstance(act, (bytes, bytearray)):
                 os.write(master, act)
@@ -104,6 +108,8 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
             except OSError:
                 data = b''
             out += data
+            if data and ready is None:
+                ready = time.monotonic()
             continue
         wp, st, ru = os.wait4(proc.pid, os.WNOHANG)
         if wp == proc.pid:

@@ -45,7 +45,7 @@ final class PlaybackLoop {
             // 1. Signals: quit, resize, resume.
             for s in signals.drain() {
                 switch s {
-                case SIGWINCH: if screen.syncSize() { relayout() }
+                case SIGWINCH: if screen.syncSize() { relayout(repaint: true) }
                 case SIGCONT: view.invalidate(); redraw()
                 default: return .signal(s)
                 }
@@ -77,17 +77,18 @@ final class PlaybackLoop {
         case .slower: player.setSpeed(player.status.speed / KeyMap.speedStep)
         case .toggleReverse: player.toggleReverse()
         case .restart: player.restart()
-        case .toggleStatus: showStatus.toggle(); relayout(); return
+        case .toggleStatus: showStatus.toggle(); relayout(repaint: false); return
         case .quit: return
         }
         redraw()
     }
 
     /// Re-fits after a size change or status toggle; the player renders the next frame at the
-    /// new size.
-    private func relayout() {
+    /// new size. `repaint`: the terminal's contents are unknown (resize), so everything is
+    /// redrawn even if the image stays where it was.
+    private func relayout(repaint: Bool) {
         let box = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns)
-        view.invalidate()
+        if repaint || box != layout { view.invalidate() }
         if box.size != layout.size { player.resize(to: box.size) }
         layout = box
         redraw()

@@ -362,3 +362,14 @@ def test_terminal_without_colours_or_cursor_save_fails_cleanly(two_colour_gif):
     r = h.run([two_colour_gif, '--loop', '1'], term='dumb', colorterm=None)
     assert r.status == 1 and r.stty_before == r.stty_after
     assert b'terminal type' in r.output and b'dumb' in r.output
+
+
+@pytest.mark.parametrize('sample', ['bounce.gif', 'orbit.webp', 'pulse.webp', 'spinner.png',
+                                    'sheet-8x4.png'])
+def test_samples_play_and_leave_their_last_frame(sample):
+    path = os.path.join(h.ROOT, 'samples', sample)
+    if not os.path.exists(path):
+        pytest.skip(f'{sample} not in samples/')
+    r = h.run([path, '--loop', '1'])
+    assert r.status == 0 and r.stty_before == r.stty_after
+    assert image_extent(r.screen.buffer, 80, 24) is not None

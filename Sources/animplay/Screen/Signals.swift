@@ -30,11 +30,12 @@ final class SignalPipe {
     /// Signals received since the last call, in order, each at most once.
     func drain() -> [Int32] {
         var got: [Int32] = []
-        var buf = [UInt8](repeating: 0, count: 64)
-        while true {
-            let n = buf.withUnsafeMutableBytes { read(readFD, $0.baseAddress, 64) }
-            if n <= 0 { break }
-            for i in 0..<n where !got.contains(Int32(buf[i])) { got.append(Int32(buf[i])) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buf in
+            while true {
+                let n = read(readFD, buf.baseAddress, 64)
+                if n <= 0 { break }
+                for i in 0..<n where !got.contains(Int32(buf[i])) { got.append(Int32(buf[i])) }
+            }
         }
         return got
     }

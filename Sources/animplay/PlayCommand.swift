@@ -53,10 +53,10 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits).", valueName: "N"))
     var scale: Int?
 
-    @Option(help: ArgumentHelp("Behind transparent pixels: none (the terminal's background), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "COLOR|checker"))
+    @Option(help: ArgumentHelp("Behind transparent pixels: none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "COLOR|checker"))
     var bg: String = "none"
 
-    @Option(help: "Colours: auto, truecolor, 256 or 16.")
+    @Option(help: "Colours: auto (24-bit when the terminfo entry has RGB or COLORTERM is truecolor/24bit, else 256 or 16), truecolor, 256 or 16.")
     var colors: ColorRequest = .auto
 
     @Flag(help: "Leave nothing on screen at exit (default: the last frame stays, like cat).")

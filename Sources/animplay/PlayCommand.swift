@@ -1,19 +1,215 @@
 import AnimatedCore
 import ArgumentParser
+import CNcurses
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play an animation in the terminal (the default subcommand).",
-        discussion: "Playback is not implemented yet: this shows `info` for now."
+        discussion: """
+        Each character cell shows two pixels (▀: upper pixel in the foreground colour, lower \
+        pixel in the background colour). The image is fitted into the terminal (or --size), \
+        centred; pixel art is enlarged by whole factors only; reductions average the covered \
+        area in linear light.
+
+        KEYS
+          space  pause / resume          ← →  step one frame (paused)
+          + -    faster / slower         r    reverse
+          0      restart                 i    status line
+          q Esc Ctrl-C  quit
+
+        On exit the terminal is restored and the last frame is printed into the normal screen \
+        (like `cat` of an image) unless --clear. Still images are printed once. stdout must be \
+        a terminal; to extract frames use `animplay dump`.
+        """
     )
 
     @OptionGroup var source: SourceOptions
     @OptionGroup var decodeOptions: DecodeOptionGroup
 
+    @Option(name: .customLong("loop"), help: ArgumentHelp("Number of plays; 0 = forever (default: the file's own count).", valueName: "N"))
+    var plays: Int?
+
+    @Option(help: ArgumentHelp("Playback rate, 0.1–10.", valueName: "X"))
+    var speed: Double = 1
+
+    @Option(help: "Order: normal, reverse or bounce.")
+    var mode: PlaybackMode = .normal
+
+    @Option(help: ArgumentHelp("Display rate cap; shorter frames are merged.", valueName: "FPS"))
+    var maxFps: Double = 60
+
+    @Option(help: ArgumentHelp("Frame buffer budget in MiB (default: memory-aware).", valueName: "MB"))
+    var bufferMb: Int?
+
+    @Option(help: ArgumentHelp("Box to fit into, in character cells (default: the terminal).", valueName: "WxH"))
+    var size: String?
+
+    @Flag(help: "Keep the aspect ratio (--fit, default) or fill the box (--stretch).")
+    var fitMode: FitMode = .fit
+
+    @Option(help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits).", valueName: "N"))
+    var scale: Int?
+
+    @Option(help: ArgumentHelp("Behind transparent pixels: none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "COLOR|checker"))
+    var bg: String = "none"
+
+    @Option(help: "Colours: auto (24-bit when the terminfo entry has RGB or COLORTERM is truecolor/24bit, else 256 or 16), truecolor, 256 or 16.")
+    var colors: ColorRequest = .auto
+
+    @Flag(help: "Leave nothing on screen at exit (default: the last frame stays, like cat).")
+    var clear = false
+
+    @Flag(help: "Start with the status line shown (toggle with i).")
+    var status = false
+
+    func validate() throws {
+        guard (0.1...10).contains(speed) else { throw ValidationError("--speed must be between 0.1 and 10, got \(speed)") }
+        guard maxFps > 0 else { throw ValidationError("--max-fps must be positive") }
+        if let plays, plays < 0 { throw ValidationError("--loop must be 0 (forever) or more") }
+        if let scale, scale < 1 { throw ValidationError("--scale must be 1 or more") }
+        if let bufferMb, bufferMb < 1 { throw ValidationError("--buffer-mb must be 1 or more") }
+        if let size, parseCellSize(size) == nil { throw ValidationError("--size must look like WxH in cells (e.g. 80x24), got '\(size)'") }
+        guard parseBackground(bg) != nil else { throw ValidationError("--bg must be none, checker, RRGGBB, #RRGGBB, black, white or grey, got '\(bg)'") }
+    }
+
     func run() throws {
         try reportingFailures {
             let decoder = try source.open(decodeOptions)
-            StandardOutput.write(InfoReport.text(decoder.info, file: source.displayName))
+            // Never write escape sequences anywhere but a terminal.
+            guard isatty(1) != 0 else {
+                throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump \(source.displayName) -o DIR`", code: 1)
+            }
+            if decoder.info.frameCount == 1 {
+                try printStill(decoder)
+            } else {
+                try play(decoder)
+            }
         }
+    }
+
+    // MARK: - Animation
+
+    private func play(_ decoder: sending any AnimationDecoder) throws(CLIFailure) {
+        let background = parseBackground(bg)!
+        let info = decoder.info
+        let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height)
+        // The player starts before curses so that the first frame is being prepared while the
+        // terminal is set up; the kernel's window size is what ncurses will report.
+        var rows: Int32 = 24, cols: Int32 = 80
+        _ = animplay_window_size(1, &rows, &cols)
+        let first = layoutFor(Int(rows) - (status ? 1 : 0), Int(cols))
+        let options = PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
+                                    bufferBytes: bufferMb.map { $0 << 20 })
+        let player: Player
+        do {
+            player = try Player(decoder: decoder, options: options, scaler: AreaAverageScaler(), renderSize: first.size)
+        } catch {
+            throw CLIFailure(file: source.displayName, error: error)
+        }
+        defer { player.stop() }
+        let signals = try SignalPipe()
+        defer { signals.uninstall() }
+        let screen = try NcursesScreen()
+        let (colorMode, path) = ColorSelection.choose(colors, facts: screen.facts)
+        guard path != .unsupported else {
+            screen.end()
+            throw CLIFailure(message: "terminal type '\(Self.termName)' has no colours and cannot save the cursor position; set TERM to your terminal's type (e.g. xterm-256color)")
+        }
+        let view = PlaybackView(screen: screen, mode: colorMode, path: path,
+                                plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
+        let loop = PlaybackLoop(player: player, renderSize: first.size, view: view, screen: screen, signals: signals,
+                                renderer: CellRenderer(mode: colorMode, background: background),
+                                showStatus: status, layoutFor: layoutFor)
+        let end = loop.run()
+        screen.end()
+        if !clear && loop.hasFrame && end != .signal(SIGHUP) {
+            var writer = SGRCellWriter(mode: colorMode)
+            writer.printLines(loop.grid)
+            TerminalOutput.write(1, writer.bytes)
+        }
+        if case .failed(let error) = end {
+            throw CLIFailure(file: source.displayName, error: error)
+        }
+        if case .signal(let s) = end {
+            throw CLIFailure(message: "interrupted by \(s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : s == SIGHUP ? "SIGHUP" : "signal \(s)")", code: 1)
+        }
+    }
+
+    /// Layout in a box of `rows` × `columns` cells of screen: --size (clamped to the screen)
+    /// centred in it, the image fitted and centred in that.
+    private func layoutFunction(canvasWidth: Int, canvasHeight: Int) -> (Int, Int) -> RenderLayout {
+        let requested = size.flatMap(parseCellSize)
+        let fit = fitMode, scale = scale
+        return { rows, columns in
+            let rows = max(1, rows), columns = max(1, columns)
+            let boxCols = min(columns, requested?.0 ?? columns), boxRows = min(rows, requested?.1 ?? rows)
+            var l = RenderLayout.compute(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
+                                         columns: boxCols, rows: boxRows, fit: fit, scale: scale)
+            l.row += (rows - boxRows) / 2
+            l.column += (columns - boxCols) / 2
+            return l
+        }
+    }
+
+    // MARK: - Still image
+
+    /// A single frame is printed at the cursor like `cat`, without entering curses mode.
+    private func printStill(_ decoder: any AnimationDecoder) throws(CLIFailure) {
+        guard animplay_setupterm(1) != 0 else {
+            throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
+        }
+        let colorsCap = Int(animplay_tigetnum("colors"))
+        let facts = TerminalColorFacts(
+            colors: colorsCap, pairs: Int(animplay_tigetnum("pairs")), hasRGB: animplay_has_rgb() != 0,
+            colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
+            canSaveCursor: true)
+        let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
+        var rows: Int32 = 24, cols: Int32 = 80
+        _ = animplay_window_size(1, &rows, &cols)
+        // Leave a line for the prompt that follows.
+        var layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols))
+        layout.row = 0
+        let compositor: Compositor
+        do { compositor = try Compositor(decoder: decoder) } catch {
+            throw CLIFailure(file: source.displayName, error: error)
+        }
+        let frame = AreaAverageScaler().scale(compositor.frame(at: 0), index: 0, to: layout.size)
+        let grid = CellGrid()
+        CellRenderer(mode: colorMode, background: parseBackground(bg)!).render(frame, into: grid)
+        var writer = SGRCellWriter(mode: colorMode)
+        writer.printLines(grid)
+        TerminalOutput.write(1, writer.bytes)
+    }
+}
+
+extension Play {
+    static var termName: String { getenv("TERM").map { String(cString: $0) } ?? "(unset)" }
+}
+
+extension PlaybackMode: ExpressibleByArgument {}
+extension ColorRequest: ExpressibleByArgument {}
+extension FitMode: EnumerableFlag {}
+
+/// "WxH" in cells.
+func parseCellSize(_ s: String) -> (Int, Int)? {
+    let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+    return (w, h)
+}
+
+/// --bg values.
+func parseBackground(_ s: String) -> BackgroundMode? {
+    switch s.lowercased() {
+    case "none", "default", "terminal": return .terminal
+    case "checker", "checkerboard": return .checker
+    case "black": return .color(0, 0, 0)
+    case "white": return .color(255, 255, 255)
+    case "grey", "gray": return .color(128, 128, 128)
+    default:
+        guard let (r, g, b) = parseHexColor(s) else { return nil }
+        return .color(r, g, b)
     }
 }

@@ -1,0 +1,144 @@
+/// Scales canvases to the render size: exact area average in linear light, or pixel
+/// replication when the target is an integer multiple of the canvas (pixel art stays crisp).
+///
+/// Area average: each output pixel is the mean of the source area it covers, every source pixel
+/// weighted by its exact overlap (integer arithmetic, so weights sum to 1), colours averaged in
+/// linear light and weighted by alpha (a transparent pixel contributes no colour). Moving content
+/// therefore changes output pixels smoothly instead of flickering as point samples would.
+///
+/// The filter is separable: each source row is reduced horizontally once (a row straddling two
+/// output rows is reused), then added to its output rows with their vertical weights. Weights are computed per call (a few
+/// hundred floats); the hot loops run on raw pointers.
+public struct AreaAverageScaler: FrameScaler {
+    public init() {}
+
+    public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+        let w = max(1, size.width), h = max(1, size.height)
+        let out: [UInt8]
+        if w % canvas.width == 0 && h % canvas.height == 0 {
+            out = Self.replicate(canvas, width: w, height: h)
+        } else {
+            out = Self.areaAverage(canvas, width: w, height: h)
+        }
+        return ScaledFrame(index: index, size: RenderSize(width: w, height: h), pixels: out)
+    }
+
+    /// Nearest neighbour for integer factors (including 1: a plain copy).
+    static func replicate(_ canvas: Canvas, width w: Int, height h: Int) -> [UInt8] {
+        let fx = w / canvas.width, fy = h / canvas.height
+        return [UInt8](unsafeUninitializedCapacity: w * h * 4) { buf, n in
+            let src = UnsafeRawPointer(canvas.pixels.baseAddress!).assumingMemoryBound(to: UInt32.self)
+            let dst = UnsafeMutableRawPointer(buf.baseAddress!).assumingMemoryBound(to: UInt32.self)
+            for sy in 0..<canvas.height {
+                let row = dst + sy * fy * w
+                let s = src + sy * canvas.width
+                var d = row
+                for sx in 0..<canvas.width {
+                    let p = s[sx]
+                    for _ in 0..<fx { d.pointee = p; d += 1 }
+                }
+                for k in 1..<max(fy, 1) { (row + k * w).update(from: row, count: w) }
+            }
+            n = w * h * 4
+        }
+    }
+
+    static func areaAverage(_ canvas: Canvas, width w: Int, height h: Int) -> [UInt8] {
+        let xw = AxisWeights(source: canvas.width, target: w)
+        let yw = AxisWeights(source: canvas.height, target: h)
+        let tables = SRGBTables.shared
+        let lin = tables.toLinear
+        // acc: the output row being summed; row: one source row reduced horizontally (kept,
+        // because a source row on an output-row boundary serves two output rows).
+        let acc = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w)
+        let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w)
+        defer { acc.deallocate(); row.deallocate() }
+        var rowIndex = -1
+        let srcBase = canvas.pixels.baseAddress!
+        let srcRowBytes = canvas.width * 4
+        return [UInt8](unsafeUninitializedCapacity: w * h * 4) { buf, n in
+            let dst = buf.baseAddress!
+            xw.withPointers { xs, xc, xo, xwt in
+                yw.withPointers { ys, yc, yo, ywt in
+                    for oy in 0..<h {
+                        acc.update(repeating: .zero, count: w)
+                        let yOff = Int(yo[oy])
+                        for k in 0..<Int(yc[oy]) {
+                            let sy = Int(ys[oy]) + k
+                            if sy != rowIndex {
+                                // (r·a, g·a, b·a, a) in linear light, summed over each output
+                                // column's footprint.
+                                let src = srcBase + sy * srcRowBytes
+                                for ox in 0..<w {
+                                    var sum = SIMD4<Float>.zero
+                                    let xOff = Int(xo[ox])
+                                    var p = src + Int(xs[ox]) * 4
+                                    for j in 0..<Int(xc[ox]) {
+                                        let a = Float(p[3]) * xwt[xOff + j]
+                                        sum += SIMD4(lin[Int(p[0])], lin[Int(p[1])], lin[Int(p[2])], 1) * a
+                                        p += 4
+                                    }
+                                    row[ox] = sum
+                                }
+                                rowIndex = sy
+                            }
+                            let wy = ywt[yOff + k]
+                            for ox in 0..<w { acc[ox] += row[ox] * wy }
+                        }
+                        let out = dst + oy * w * 4
+                        for ox in 0..<w {
+                            let q = acc[ox], o = out + ox * 4
+                            let a = q[3]
+                            if a < 0.5 {   // rounds to alpha 0: fully transparent
+                                o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
+                            } else {
+                                let inv = 1 / a
+                                o[0] = tables.srgb(fromLinear: q[0] * inv)
+                                o[1] = tables.srgb(fromLinear: q[1] * inv)
+                                o[2] = tables.srgb(fromLinear: q[2] * inv)
+                                o[3] = UInt8(min(255, a + 0.5))
+                            }
+                        }
+                    }
+                }
+            }
+            n = w * h * 4
+        }
+    }
+}
+
+/// Per-axis coverage weights: output pixel i covers source pixels start[i] ..< start[i]+count[i]
+/// with weights[offset[i] + k] (exact overlaps divided by the footprint, summing to 1).
+struct AxisWeights {
+    var start: [Int32] = []
+    var count: [Int32] = []
+    var offset: [Int32] = []
+    var weights: [Float] = []
+
+    init(source n: Int, target m: Int) {
+        start.reserveCapacity(m); count.reserveCapacity(m); offset.reserveCapacity(m)
+        weights.reserveCapacity(m * (n / m + 2))
+        // In units of 1/m source pixels: output i spans [i·n, (i+1)·n), source j spans [j·m, (j+1)·m).
+        for i in 0..<m {
+            let lo = i * n, hi = (i + 1) * n
+            let j0 = lo / m, j1 = (hi + m - 1) / m
+            start.append(Int32(j0)); count.append(Int32(j1 - j0)); offset.append(Int32(weights.count))
+            for j in j0..<j1 {
+                let overlap = min((j + 1) * m, hi) - max(j * m, lo)
+                weights.append(Float(overlap) / Float(n))
+            }
+        }
+    }
+
+    func withPointers<R>(_ body: (UnsafePointer<Int32>, UnsafePointer<Int32>, UnsafePointer<Int32>, UnsafePointer<Float>) -> R) -> R {
+        start.withUnsafeBufferPointer { s in
+            count.withUnsafeBufferPointer { c in
+                offset.withUnsafeBufferPointer { o in
+                    weights.withUnsafeBufferPointer { w in
+                        body(s.baseAddress!, c.baseAddress!, o.baseAddress!, w.baseAddress!)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import AnimatedCore
+import CNcurses
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The terminal while animplay plays: ncurses owns it. `newterm` on the tty (alternate screen,
+/// saved modes), cbreak/noecho, keypad, hidden cursor, non-blocking input on a 1×1 window that
+/// is never drawn (so reading keys never triggers a refresh of stdscr). `end()` restores
+/// everything exactly as `newterm` found it; it is idempotent and every exit path calls it.
+final class NcursesScreen {
+    let outputFD: Int32 = 1
+    let inputFD: Int32
+    private let screen: OpaquePointer
+    private let inputWindow: UnsafeMutablePointer<WINDOW>
+    private let inputFile: UnsafeMutablePointer<FILE>
+    private let ownsInputFile: Bool
+    private(set) var rows: Int
+    private(set) var columns: Int
+    private(set) var ended = false
+    let facts: TerminalColorFacts
+    /// sc / rc from terminfo: brackets the cells animplay writes itself.
+    let saveCursor: [UInt8]
+    let restoreCursor: [UInt8]
+
+    init() throws(CLIFailure) {
+        Self.useUTF8Locale()
+        // Keys come from the terminal even when stdin is redirected.
+        if isatty(0) != 0 {
+            inputFile = animplay_stdin(); ownsInputFile = false
+        } else if let f = fopen("/dev/tty", "r") {
+            inputFile = f; ownsInputFile = true
+        } else {
+            throw CLIFailure(message: "cannot open /dev/tty for keyboard input")
+        }
+        inputFD = fileno(inputFile)
+        use_tioctl(true)   // the kernel's window size wins over stale LINES/COLUMNS variables
+        guard let scr = newterm(nil, animplay_stdout(), inputFile) else {
+            if ownsInputFile { fclose(inputFile) }
+            let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
+            throw CLIFailure(message: "cannot use terminal type '\(term)' (no terminfo entry?)")
+        }
+        screen = scr
+        cbreak(); noecho(); nonl()
+        let std = animplay_stdscr()!
+        intrflush(std, false)
+        leaveok(std, true)
+        _ = curs_set(0)
+        set_escdelay(25)
+        inputWindow = newwin(1, 1, 0, 0)!
+        keypad(inputWindow, true)
+        nodelay(inputWindow, true)
+        if has_colors() {
+            start_color()
+            use_default_colors()
+        }
+        rows = Int(animplay_lines()); columns = Int(animplay_cols())
+        saveCursor = Self.capability("sc"); restoreCursor = Self.capability("rc")
+        facts = TerminalColorFacts(
+            colors: has_colors() ? Int(animplay_colors()) : 0,
+            pairs: has_colors() ? Int(animplay_color_pairs()) : 0,
+            hasRGB: animplay_has_rgb() != 0,
+            colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
+            canSaveCursor: !saveCursor.isEmpty && !restoreCursor.isEmpty && !Self.capability("cup").isEmpty)
+    }
+
+    deinit {
+        end()
+        delwin(inputWindow)
+        delscreen(screen)
+        if ownsInputFile { fclose(inputFile) }
+    }
+
+    /// ncurses needs a UTF-8 LC_CTYPE to write the half blocks; fall back to C.UTF-8.
+    static func useUTF8Locale() {
+        setlocale(LC_CTYPE, "")
+        let cs = String(cString: nl_langinfo(Int32(CODESET)))
+        if cs != "UTF-8" && cs != "utf8" { setlocale(LC_CTYPE, "C.UTF-8") }
+    }
+
+    static func capability(_ name: String) -> [UInt8] {
+        guard let s = animplay_tigetstr(name) else { return [] }
+        return Array(String(cString: s).utf8)
+    }
+
+    /// Picks up a new terminal size (after SIGWINCH). Returns true when it changed.
+    func syncSize() -> Bool {
+        var r: Int32 = 0, c: Int32 = 0
+        guard animplay_window_size(outputFD, &r, &c) != 0 else { return false }
+        if Int(r) == rows && Int(c) == columns { return false }
+        resizeterm(r, c)
+        rows = Int(animplay_lines()); columns = Int(animplay_cols())
+        return true
+    }
+
+    /// Keys typed since the last call (ncurses key codes; KEY_RESIZE is dropped: resizes come
+    /// through the signal pipe).
+    func readKeys() -> [Int32] {
+        var keys: [Int32] = []
+        while true {
+            let k = wgetch(inputWindow)
+            if k == ERR { break }
+            if k != KEY_RESIZE { keys.append(k) }
+        }
+        return keys
+    }
+
+    /// Leaves curses mode: attributes reset, cursor shown, alternate screen left, tty modes
+    /// restored to what `newterm` saved.
+    func end() {
+        guard !ended else { return }
+        ended = true
+        endwin()
+    }
+}

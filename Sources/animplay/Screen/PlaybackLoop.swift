@@ -1,0 +1,151 @@
+import AnimatedCore
+import CNcurses
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How playback ended.
+enum PlaybackEnd: Equatable {
+    case finished
+    case quit
+    case signal(Int32)
+    /// The decoder failed on the producer thread before any frame could be shown.
+    case failed(AnimatedError)
+}
+
+/// The screen's event loop: draw what the player says is due, then sleep in `poll` on the
+/// keyboard and the signal pipe until the next frame deadline. Single-threaded; signals and
+/// resizes are handled here, between frames, never inside a handler.
+final class PlaybackLoop {
+    let player: Player
+    let view: PlaybackView
+    let screen: NcursesScreen
+    let signals: SignalPipe
+    let renderer: CellRenderer
+    /// The last frame as cells (printed into the normal screen on exit).
+    let grid = CellGrid()
+    private(set) var hasFrame = false
+    private var showStatus: Bool
+    /// Where frames go for a given box (rows × columns of cells available for the image).
+    private let layoutFor: (_ rows: Int, _ columns: Int) -> RenderLayout
+    private var layout: RenderLayout
+
+    /// `renderSize`: what the player was created with (re-fitted if ncurses sees another size).
+    init(player: Player, renderSize: RenderSize, view: PlaybackView, screen: NcursesScreen,
+         signals: SignalPipe, renderer: CellRenderer, showStatus: Bool,
+         layoutFor: @escaping (_ rows: Int, _ columns: Int) -> RenderLayout) {
+        self.player = player; self.view = view; self.screen = screen; self.signals = signals
+        self.renderer = renderer; self.showStatus = showStatus; self.layoutFor = layoutFor
+        layout = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns)
+        if layout.size != renderSize { player.resize(to: layout.size) }
+    }
+
+    func run() -> PlaybackEnd {
+        while true {
+            // 1. Signals: quit, resize, resume.
+            for s in signals.drain() {
+                switch s {
+                case SIGWINCH: if screen.syncSize() { relayout(repaint: true) }
+                case SIGCONT: view.invalidate(); redraw()
+                default: return .signal(s)
+                }
+            }
+            // 2. Whatever frame is due.
+            let update = player.update()
+            if let error = update.error { return .failed(error) }
+            if let frame = update.frame {
+                renderer.render(frame, into: grid)
+                hasFrame = true
+                redraw()
+            }
+            if update.finished && !player.status.paused { return .finished }
+            // 3. Sleep until the deadline, a key or a signal.
+            wait(until: update.nextDeadline)
+            for key in screen.readKeys() {
+                guard let action = KeyMap.action(for: key) else { continue }
+                if action == .quit { return .quit }
+                apply(action)
+            }
+        }
+    }
+
+    private func apply(_ action: PlaybackAction) {
+        switch action {
+        case .togglePause: player.togglePause()
+        case .step(let d): player.step(d)
+        case .faster: player.setSpeed(player.status.speed * KeyMap.speedStep)
+        case .slower: player.setSpeed(player.status.speed / KeyMap.speedStep)
+        case .toggleReverse: player.toggleReverse()
+        case .restart: player.restart()
+        case .toggleStatus: showStatus.toggle(); relayout(repaint: false); return
+        case .quit: return
+        }
+        redraw()
+    }
+
+    /// Re-fits after a size change or status toggle; the player renders the next frame at the
+    /// new size. `repaint`: the terminal's contents are unknown (resize), so everything is
+    /// redrawn even if the image stays where it was.
+    private func relayout(repaint: Bool) {
+        let box = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns)
+        if repaint || box != layout { view.invalidate() }
+        if box.size != layout.size { player.resize(to: box.size) }
+        layout = box
+        redraw()
+    }
+
+    /// Presents the current cells (centred in the box by their own size: after a resize the
+    /// player may still deliver a frame rendered at the previous size).
+    private func redraw() {
+        guard hasFrame else { return }
+        var at = layout
+        if grid.columns != layout.size.width || grid.rows != layout.rows {
+            let boxRows = screen.rows - (showStatus ? 1 : 0)
+            at = RenderLayout(size: RenderSize(width: grid.columns, height: grid.rows * 2),
+                              row: max(0, (boxRows - grid.rows) / 2),
+                              column: max(0, (screen.columns - grid.columns) / 2))
+        }
+        view.present(grid, at: at, status: showStatus ? statusLine() : nil)
+    }
+
+    private func wait(until deadline: UInt64?) {
+        var fds = [pollfd(fd: screen.inputFD, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)]
+        if let deadline {
+            let now = MonotonicClock.nanoseconds()
+            let ns = deadline > now ? deadline - now : 0
+            // Rounded up to the next millisecond: never early (the player keeps absolute
+            // deadlines, so the sub-millisecond lateness does not accumulate).
+            _ = poll(&fds, 2, Int32(min((ns + 999_999) / 1_000_000, 3_600_000)))
+        } else {
+            _ = poll(&fds, 2, -1)
+        }
+    }
+
+    private func statusLine() -> String {
+        let s = player.status
+        var parts = [
+            "frame \(s.frameIndex + 1)/\(s.frameCount)",
+            s.plays == 0 ? "play \(s.play)" : "play \(s.play)/\(s.plays)",
+            "\(Self.fixed(s.effectiveFPS, 1)) fps",
+            "drops \(s.droppedFrames)",
+            "speed \(Self.fixed(s.speed, 2))x",
+            "buffer \(Self.fixed(Double(s.bufferBytes) / 1_048_576, 1)) MB",
+        ]
+        if s.mode != .normal { parts.append(s.mode.rawValue) }
+        if s.paused { parts.append("paused") }
+        return " " + parts.joined(separator: "  ")
+    }
+
+    /// `v` with `digits` decimals, without Foundation.
+    static func fixed(_ v: Double, _ digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let n = Int((v * scale).rounded())
+        let whole = n / Int(scale), frac = abs(n % Int(scale))
+        guard digits > 0 else { return String(whole) }
+        var f = String(frac)
+        while f.count < digits { f = "0" + f }
+        return "\(whole).\(f)"
+    }
+}

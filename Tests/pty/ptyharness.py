@@ -1,0 +1,170 @@
+"""Runs animplay in a pseudo-terminal and replays its output in pyte, a terminal emulator.
+
+`run()` starts the real binary on a pty of a fixed size (TERM/COLORTERM set like a desktop
+terminal), optionally sends keys or signals at given times, collects every byte, and returns a
+`Result` with the exit status, the tty modes (`stty -g`) before and after, and an `AltScreen`
+fed with the output: the normal screen at the end plus a snapshot of the alternate screen at
+the moment the program left it (what was on screen after the last frame).
+"""
+import copy, fcntl, os, pty, select, signal, struct, subprocess, termios, time
+import pyte
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+
+
+def binary():
+    for cfg in ('release', 'debug'):
+        p = os.path.join(ROOT, '.build', cfg, 'animplay')
+        if os.path.exists(p) and os.environ.get('ANIMPLAY_BUILD', cfg) == cfg:
+            return p
+    return os.path.join(ROOT, '.build', 'debug', 'animplay')
+
+
+class AltScreen(pyte.Screen):
+    """pyte.Screen plus the xterm alternate screen (private mode 1049)."""
+    ALT = 1049 << 5
+
+    def __init__(self, cols, rows):
+        super().__init__(cols, rows)
+        self.saved = None
+        self.alt_snapshots = []      # alternate-screen contents each time it was left
+        self.alt_entries = 0
+
+    def set_mode(self, *modes, **kw):
+        if kw.get('private') and 1049 in modes:
+            self.alt_entries += 1
+            self.saved = (copy.deepcopy(self.buffer), copy.copy(self.cursor))
+            self.erase_in_display(2)
+            modes = tuple(m for m in modes if m != 1049)
+        super().set_mode(*modes, **kw)
+
+    def reset_mode(self, *modes, **kw):
+        if kw.get('private') and 1049 in modes:
+            self.alt_snapshots.append(copy.deepcopy(self.buffer))
+            if self.saved:
+                buf, cur = self.saved
+                self.buffer.clear(); self.buffer.update(buf)
+                self.cursor = cur
+                self.saved = None
+            modes = tuple(m for m in modes if m != 1049)
+        super().reset_mode(*modes, **kw)
+
+
+class Result:
+    def __init__(self, status, output, screen, stty_before, stty_after, wall, maxrss_kb=0):
+        self.maxrss_kb = maxrss_kb      # peak resident set size of the child
+        self.status = status            # exit code (negative: killed by that signal)
+        self.output = output            # raw bytes
+        self.screen = screen            # AltScreen after all output
+        self.stty_before = stty_before
+        self.stty_after = stty_after
+        self.wall = wall
+
+
+def stty_g(fd):
+    return subprocess.run(['stty', '-g'], stdin=fd, capture_output=True, text=True).stdout.strip()
+
+
+def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-256color',
+        colorterm='truecolor'):
+    """actions: (seconds, bytes to type | signal number | callable) pairs. Seconds count from
+    the first byte the program writes (its signal handlers and terminal are set up by then),
+    so a slow start on a loaded machine does not race the actions."""
+    e = dict(os.environ, TERM=term, LANG='C.UTF-8')
+    e.pop('LINES', None); e.pop('COLUMNS', None); e.pop('NO_COLOR', None)
+    if colorterm is None:
+        e.pop('COLORTERM', None)
+    else:
+        e['COLORTERM'] = colorterm
+    e.update(env or {})
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
+    before = stty_g(slave)
+    t0 = time.monotonic()
+    proc = subprocess.Popen([binary()] + list(args), stdin=slave, stdout=slave, stderr=slave,
+                            env=e, start_new_session=True,
+                            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
+    out = bytearray()
+    pending = sorted(actions, key=lambda a: a[0])
+    status = None; maxrss = 0
+    ready = None
+    while True:
+        now = time.monotonic() - t0
+        since_ready = -1 if ready is None else time.monotonic() - ready
+        while pending and pending[0][0] <= since_ready:
+            _, act = pending.pop(0)
+            if isinstance(act, (bytes, bytearray)):
+                os.write(master, act)
+            elif callable(act):
+                act(proc, master, slave)
+            else:
+                proc.send_signal(act)
+        if now > timeout:
+            proc.kill()
+        r, _, _ = select.select([master], [], [], 0.02)
+        if r:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                data = b''
+            out += data
+            if data and ready is None:
+                ready = time.monotonic()
+            continue
+        wp, st, ru = os.wait4(proc.pid, os.WNOHANG)
+        if wp == proc.pid:
+            status = os.waitstatus_to_exitcode(st); maxrss = ru.ru_maxrss
+            proc.returncode = status
+            # drain what is left
+            while select.select([master], [], [], 0.05)[0]:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:
+                    break
+                if not data:
+                    break
+                out += data
+            break
+    wall = time.monotonic() - t0
+    after = stty_g(slave)
+    os.close(master); os.close(slave)
+    screen = AltScreen(cols, rows)
+    pyte.ByteStream(screen).feed(bytes(out))
+    return Result(status, bytes(out), screen, before, after, wall, maxrss)
+
+
+def resize(cols, rows):
+    """An action that resizes the pty (the kernel sends SIGWINCH)."""
+    def act(proc, master, slave):
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
+    return act
+
+
+def hexrgb(c):
+    """pyte colour ('rrggbb' or a name) as an (r, g, b) tuple, None for 'default'."""
+    if c == 'default':
+        return None
+    if len(c) == 6:
+        return tuple(int(c[i:i + 2], 16) for i in (0, 2, 4))
+    return c
+
+
+def halves(buffer, cols, rows):
+    """Per cell (upper colour, lower colour) as the eye sees it, from a pyte buffer."""
+    out = []
+    for y in range(rows):
+        line = buffer[y]
+        row = []
+        for x in range(cols):
+            ch = line[x]
+            fg, bg = hexrgb(ch.fg), hexrgb(ch.bg)
+            if ch.data == '\u2580':
+                row.append((fg, bg))
+            elif ch.data == '\u2584':
+                row.append((bg, fg))
+            elif ch.data == '\u2588':
+                row.append((fg, fg))
+            else:
+                row.append((bg, bg))
+        out.append(row)
+    return out

@@ -99,7 +99,7 @@ def main():
     ap.add_argument('--json', action='store_true')
     a = ap.parse_args()
     if not os.path.exists(a.animplay):
-        sys.exit(f'{a.animplay} not found: build it with `swift build -c release`')
+        sys.exit(f'{a.animplay} not found: build it with `swift build -c release --static-swift-stdlib`')
     ensure_gifs()
     rows_out = []
     for name, size, frames in GIFS:

@@ -117,6 +117,15 @@ enum Hostile {
         #expect(e.exitCode == 2)
     }
 
+    /// A named pipe nobody writes to: opening it must not block (it is refused as not a file).
+    @Test func fifoIsRefusedWithoutWaiting() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-fifo-\(getpid()).gif").path
+        try #require(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        guard case .failed(let e) = Hostile.decode(path) else { Issue.record("a FIFO decoded"); return }
+        #expect(e == .unreadable("not a regular file"))
+    }
+
     @Test func missingFileIsUnreadable() {
         guard case .failed(let e) = Hostile.decode(Hostile.root + "/files/does-not-exist.gif") else {
             Issue.record("a missing file decoded"); return

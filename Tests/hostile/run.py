@@ -111,6 +111,9 @@ def main():
             if kind == "dir":
                 path = os.path.join(work, name)
                 os.makedirs(path, exist_ok=True)
+            elif kind == "fifo":
+                path = os.path.join(work, name)
+                os.mkfifo(path)
             elif kind == "unreadable":
                 source = os.path.join(row["dir"], row["note"].split()[0])
                 path = os.path.join(work, name)

@@ -9,7 +9,8 @@ Writes DIR/files/<name> (default DIR = this folder) and DIR/manifest.tsv, one ro
 
 kind    file (in files/), dir (the runner makes an empty directory), unreadable (the runner copies
         `note`'s first word, a fixture name, to a file mode 000 and reads it as an unprivileged user),
-        atlas (a sprite-atlas JSON file, played as `--atlas FILE` over files/atlas-sheet.png)
+        atlas (a sprite-atlas JSON file, played as `--atlas FILE` over files/atlas-sheet.png),
+        fifo (the runner makes a named pipe and never writes to it)
 expect  error: must fail (non-zero exit, one-line message); ok: must succeed (a partial result
         with warnings is fine); any: either, as long as it is clean
 exits   the exit statuses allowed (comma-separated); '-' for the default of `expect`
@@ -347,6 +348,7 @@ def build():
     cat.special("a-directory.gif", "dir", "error", "2,3",
                 "an empty directory with an image name (a folder is read as a frame sequence: none here)")
     cat.special("unreadable.gif", "unreadable", "error", "2", "valid.gif with mode 000, read as nobody")
+    cat.special("a-fifo.gif", "fifo", "error", "2", "a named pipe with no writer (opening it must not wait)")
     cat.add("gif-named.png", g, "ok", "a GIF with a .png name: sniffed by magic")
     cat.add("apng-named.webp", p, "ok", "an APNG with a .webp name")
     cat.add("webp-named.gif", w, "ok", "a WebP with a .gif name")

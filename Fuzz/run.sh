@@ -9,7 +9,7 @@
 #
 # Everything goes to Fuzz/out (gitignored): the harness binaries, a log per run, crash
 # artifacts (out/crashes/HARNESS-crash-*), and the corpus libFuzzer grows (Fuzz/corpus-HARNESS,
-# also gitignored). Seeds: Tests/Fixtures (corpus inputs, hostile fixtures, sprite atlases), cut to 16 KiB.
+# also gitignored), with the tokens in Fuzz/dict/HARNESS.dict. Seeds: Tests/Fixtures (corpus inputs, hostile fixtures, sprite atlases), cut to 16 KiB.
 # Extra libFuzzer flags can be passed in FUZZ_FLAGS; FUZZ_OUT moves Fuzz/out elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -83,7 +83,8 @@ run() {
   local status=0
   # shellcheck disable=SC2086
   "$OUT/fuzz-$h" "$corpus" "$seeds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
-    -print_final_stats=1 -artifact_prefix="$OUT/crashes/$h-" "$@" ${FUZZ_FLAGS:-} >"$log" 2>&1 || status=$?
+    -print_final_stats=1 -artifact_prefix="$OUT/crashes/$h-" -dict="$ROOT/Fuzz/dict/$h.dict" \
+    "$@" ${FUZZ_FLAGS:-} >"$log" 2>&1 || status=$?
   local done cov
   done=$(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -1 || true)
   cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 || true)

@@ -108,6 +108,7 @@ def main():
         for row in rows:
             name, kind = row["name"], row["kind"]
             preexec = None
+            binary = args.bin
             if kind == "dir":
                 path = os.path.join(work, name)
                 os.makedirs(path, exist_ok=True)
@@ -121,17 +122,22 @@ def main():
                 os.chmod(path, 0)
                 if os.geteuid() == 0:     # root reads anything: run this one as nobody
                     preexec = drop_privileges
+                    # ... from a copy nobody can reach (the checkout may be under /root).
+                    binary = os.path.join(work, "animplay")
+                    if not os.path.exists(binary):
+                        shutil.copy2(args.bin, binary)
+                        os.chmod(binary, 0o755)
             else:
                 path = os.path.join(row["dir"], name)
                 if not os.path.exists(path):
                     print(f"FAIL {name}: fixture missing (python3 Tests/Fixtures/hostile/make.py)")
                     failed += 1
                     continue
-            argv = [args.bin, "info", "--decode", path]
+            argv = [binary, "info", "--decode", path]
             named = [path]          # the file a failure may name
             if kind == "atlas":
                 sheet = os.path.join(FIXTURES, "files", "atlas-sheet.png")
-                argv = [args.bin, "info", "--decode", sheet, "--atlas", path]
+                argv = [binary, "info", "--decode", sheet, "--atlas", path]
                 named.append(sheet)
             code, sig, cpu, wall, rss, stderr = run_measured(argv, args.timeout, preexec)
             allowed = DEFAULT_EXITS[row["expect"]] if row["exits"] == "-" else {int(x) for x in row["exits"].split(",")}

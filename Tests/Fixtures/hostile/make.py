@@ -18,7 +18,7 @@ exits   the exit statuses allowed (comma-separated); '-' for the default of `exp
 cost    light, or heavy: a bomb that legitimately takes a large canvas or many frames (seconds in
         a debug build), left to the CLI run of the release binary (Tests/hostile/run.py)
 
-Files over 256 KiB (the 100 000-frame and memory bombs) are not committed (make.py writes the
+Files over 256 KiB (the 100 000-frame bombs, a 20 000-frame atlas) are not committed (make.py writes the
 .gitignore that lists them): scripts/test runs this script before the tests, and it rewrites every
 file byte-for-byte the same each time.
 Regressions found by fuzzing are kept by hand in regressions/ with regressions.tsv (same columns).

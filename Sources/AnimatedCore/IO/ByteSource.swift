@@ -21,7 +21,9 @@ public final class ByteSource {
 
     /// Opens `path` for reading. Directories, missing and unreadable files are clean errors.
     public init(path: String) throws(AnimatedError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO that has no writer would otherwise wait forever; it is then
+        // refused below as not a regular file. (No effect on reads of regular files.)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
         var st = stat()
         guard fstat(fd, &st) == 0 else {

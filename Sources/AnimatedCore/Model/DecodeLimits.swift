@@ -9,10 +9,12 @@ public struct DecodeLimits: Sendable, Equatable {
     /// Cap on the pixel memory a decoder may hold at once (canvas, saved copy, frame scratch).
     public var maxDecodedBytes: Int
 
-    /// 65535 per side (GIF's own maximum: a 1x65535 strip is legitimate) and 2^26 pixels (an 8K
-    /// frame fits; a 16384² or 65535² bomb does not), 1 GiB of pixels.
-    public static let `default` = DecodeLimits(maxDimension: 65535, maxPixels: 1 << 26,
-                                               maxFrames: 1 << 20, maxDecodedBytes: 1 << 30)
+    /// 65535 per side (GIF's own maximum: a 1x65535 strip is legitimate) and 2^25 pixels (an 8K
+    /// UHD frame, 7680x4320, fits; an 8192² or 65535² bomb does not), 512 MiB of pixels. A
+    /// canvas, a saved dispose-previous copy and a decoder's scratch frame at the limit peak at
+    /// about 400 MiB RSS (2^26 pixels let a 180-byte WebP reach 780 MiB; Tests/hostile).
+    public static let `default` = DecodeLimits(maxDimension: 65535, maxPixels: 1 << 25,
+                                               maxFrames: 1 << 20, maxDecodedBytes: 1 << 29)
 
     public init(maxDimension: Int, maxPixels: Int, maxFrames: Int, maxDecodedBytes: Int) {
         self.maxDimension = maxDimension; self.maxPixels = maxPixels

@@ -17,7 +17,7 @@ public final class GIFDecoder: AnimationDecoder {
     private let input: GIFInput
     let entries: [GIFFrameEntry]
     private var handle: GIFHandle?
-    private let palette = GIFPalette()
+    private let palette: GIFPalette
     private let row: UnsafeMutablePointer<UInt8>
     private let maxPixels: Int
     /// giflib handles opened (the index pass included): tests check that playback reuses one.
@@ -45,6 +45,8 @@ public final class GIFDecoder: AnimationDecoder {
         }
         entries = index.entries
         maxPixels = options.limits.maxPixels
+        // Allocated only once nothing can throw: deinit does not run for a failed init.
+        palette = GIFPalette()
         row = .allocate(capacity: max(index.maxImageWidth, 1))
         info = AnimationInfo(format: .gif, width: width, height: height, frames: index.frames,
                              plays: index.plays, warnings: index.warnings, timing: options.timing)

@@ -28,20 +28,17 @@ public enum Blend {
         }
     }
 
-    /// One pixel of exact OVER with 0 < sa < 255 and da > 0.
-    ///
-    /// The three colour quotients share one division: q = (n * m) >> 42 with m = ceil(2^42 / a255)
-    /// is exact because every numerator is below 2^25 and a255 below 2^16 (2^42 >= 2^25 * 2^16).
+    /// One pixel of exact OVER with 0 < sa < 255 and da > 0. (A shared reciprocal instead of
+    /// three divisions measured no faster here: the loop is bound by memory, not the divider.)
     @inline(__always)
     static func overPixel(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, sa: Int, da: Int) {
         let dw = da &* (255 &- sa)             // destination weight, scaled by 255
         let sw = sa &* 255                     // source weight, scaled by 255
         let a255 = sw &+ dw                    // result alpha scaled by 255
         let half = a255 >> 1
-        let m = ((1 << 42) &+ a255 &- 1) / a255
-        d[0] = UInt8(truncatingIfNeeded: ((Int(s[0]) &* sw &+ Int(d[0]) &* dw &+ half) &* m) >> 42)
-        d[1] = UInt8(truncatingIfNeeded: ((Int(s[1]) &* sw &+ Int(d[1]) &* dw &+ half) &* m) >> 42)
-        d[2] = UInt8(truncatingIfNeeded: ((Int(s[2]) &* sw &+ Int(d[2]) &* dw &+ half) &* m) >> 42)
+        d[0] = UInt8(truncatingIfNeeded: (Int(s[0]) &* sw &+ Int(d[0]) &* dw &+ half) / a255)
+        d[1] = UInt8(truncatingIfNeeded: (Int(s[1]) &* sw &+ Int(d[1]) &* dw &+ half) / a255)
+        d[2] = UInt8(truncatingIfNeeded: (Int(s[2]) &* sw &+ Int(d[2]) &* dw &+ half) / a255)
         d[3] = UInt8(truncatingIfNeeded: (a255 &+ 127) / 255)
     }
 

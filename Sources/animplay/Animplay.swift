@@ -7,7 +7,9 @@ struct Animplay: ParsableCommand {
         abstract: "Play animated GIF, APNG and WebP images in the terminal.",
         discussion: """
         animplay FILE plays FILE (the `play` subcommand is the default). `info` describes an \
-        animation, `dump` writes its composited frames as PPM/PAM files.
+        animation, `dump` writes its composited frames as PPM/PAM files. Every subcommand also \
+        takes sprite sheets (--sprite CxR, --atlas FILE.json) and frame sequences (several \
+        files, or a folder).
 
         EXIT STATUS
           0  success (warnings about damaged but playable files go to stderr or `info`)

@@ -1,5 +1,8 @@
 import AnimatedCore
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Decoding limits and timing rules shared by every subcommand.
 struct DecodeOptionGroup: ParsableArguments {
@@ -30,9 +33,13 @@ struct SourceOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("""
         The image to open (GIF, PNG/APNG, WebP; the format is sniffed from the bytes). Several \
         files, or one folder (its images in natural order: frame2 before frame10), play as the \
-        frames of one animation.
+        frames of one animation. `-` (or no FILE with a pipe on standard input) reads standard \
+        input; FIFOs and process substitution work too.
         """, valueName: "FILE"))
-    var files: [String]
+    var givenFiles: [String] = []
+
+    /// The inputs: the files given, or standard input when none is and it is not a terminal.
+    var files: [String] { givenFiles.isEmpty ? [InputSource.stdinName] : givenFiles }
 
     @Option(help: ArgumentHelp("Play a still image as a sprite sheet of C columns by R rows of equal cells, row-major.", valueName: "CxR"))
     var sprite: String?
@@ -61,6 +68,9 @@ struct SourceOptions: ParsableArguments {
     private var isSheet: Bool { sprite != nil || atlas != nil }
 
     func validate() throws {
+        if givenFiles.isEmpty && isatty(0) != 0 {
+            throw ValidationError("no image given: name a FILE, or pipe one into animplay (cat x.gif | animplay -)")
+        }
         if let sprite, SpriteGrid.parseSize(sprite) == nil {
             throw ValidationError("--sprite must be CxR with positive numbers of columns and rows (e.g. 8x4), got '\(sprite)'")
         }
@@ -95,7 +105,7 @@ struct SourceOptions: ParsableArguments {
                 if fps != nil || delay != nil || frames != nil {
                     throw CLIFailure(file: first, message: "--fps, --delay and --frames apply to sprite sheets (--sprite, --atlas) and frame sequences", code: 64)
                 }
-                return try AnimationLoader.open(path: first, options: options)
+                return try AnimationLoader.open(InputSource.open(first), options: options)
             }
             let layout: SpriteSheetSpec.Layout
             if let sprite, let size = SpriteGrid.parseSize(sprite) {
@@ -116,7 +126,7 @@ struct SourceOptions: ParsableArguments {
     }
 
     var displayName: String {
-        files.count == 1 ? files[0] : "\(files[0]) ... \(files[files.count - 1]) (\(files.count) files)"
+        files.count == 1 ? (files[0] == InputSource.stdinName ? "<stdin>" : files[0]) : "\(files[0]) ... \(files[files.count - 1]) (\(files.count) files)"
     }
 }
 

@@ -77,6 +77,13 @@ struct Play: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
+            if source.files.count == 1 && InputSource.readsStandardInput(source.files[0]) {
+                let tty = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NOCTTY)
+                guard tty >= 0 else {
+                    throw CLIFailure(message: "the image comes from standard input and there is no terminal (/dev/tty) to read keys from; use `animplay info -` or `animplay dump - -o DIR` without a terminal", code: 1)
+                }
+                close(tty)
+            }
             let decoder = try source.open(decodeOptions)
             // Never write escape sequences anywhere but a terminal.
             guard isatty(1) != 0 else {

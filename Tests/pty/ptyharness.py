@@ -66,8 +66,9 @@ def stty_g(fd):
 
 
 def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-256color',
-        colorterm='truecolor'):
-    """actions: (seconds, bytes to type | signal number | callable) pairs. Seconds count from
+        colorterm='truecolor', stdin=None):
+    """stdin: a file or descriptor for standard input instead of the pty (which stays the
+    controlling terminal, /dev/tty). actions: (seconds, bytes to type | signal number | callable) pairs. Seconds count from
     the first byte the program writes (its signal handlers and terminal are set up by then),
     so a slow start on a loaded machine does not race the actions."""
     e = dict(os.environ, TERM=term, LANG='C.UTF-8')
@@ -81,9 +82,9 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
     before = stty_g(slave)
     t0 = time.monotonic()
-    proc = subprocess.Popen([binary()] + list(args), stdin=slave, stdout=slave, stderr=slave,
+    proc = subprocess.Popen([binary()] + list(args), stdin=slave if stdin is None else stdin, stdout=slave, stderr=slave,
                             env=e, start_new_session=True,
-                            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
+                            preexec_fn=lambda: fcntl.ioctl(1, termios.TIOCSCTTY, 0))
     out = bytearray()
     pending = sorted(actions, key=lambda a: a[0])
     status = None; maxrss = 0

@@ -1,0 +1,2 @@
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'pty'))

@@ -89,8 +89,21 @@ struct SourceOptions: ParsableArguments {
     /// The user's delay per frame, if given.
     private var delayMs: Double? { delay ?? fps.map { 1000 / $0 } }
 
-    /// Opens the source as a decoder.
+    /// Opens the source as a decoder (streams read to their end).
     func open(_ decode: DecodeOptionGroup) throws(CLIFailure) -> any AnimationDecoder {
+        let (decoder, spool) = try open(decode, progressive: false)
+        warnIfEndedEarly(spool)
+        return decoder
+    }
+
+    /// One warning line if a stream ended with an error after some bytes (they are shown).
+    func warnIfEndedEarly(_ spool: SpoolBuffer?) {
+        if let note = InputSource.earlyEnd(spool) { StandardError.write("animplay: \(displayName): warning: \(note)\n") }
+    }
+
+    /// Opens the source as a decoder; with `progressive`, a stream may still be arriving (its
+    /// spool is returned).
+    func open(_ decode: DecodeOptionGroup, progressive: Bool) throws(CLIFailure) -> (any AnimationDecoder, SpoolBuffer?) {
         let options = decode.decodeOptions
         let first = files[0]
         do {
@@ -98,14 +111,14 @@ struct SourceOptions: ParsableArguments {
                 if isSheet { throw CLIFailure(file: first, message: "--sprite and --atlas take an image, not a folder", code: 64) }
                 let delay = delayMs ?? SpriteSheetSpec.defaultDelayMs
                 return files.count > 1
-                    ? try FrameSequenceDecoder(files: files, delayMs: delay, frameLimit: frames, options: options)
-                    : try FrameSequenceDecoder(folder: first, delayMs: delay, frameLimit: frames, options: options)
+                    ? (try FrameSequenceDecoder(files: files, delayMs: delay, frameLimit: frames, options: options), nil)
+                    : (try FrameSequenceDecoder(folder: first, delayMs: delay, frameLimit: frames, options: options), nil)
             }
             if !isSheet {
                 if fps != nil || delay != nil || frames != nil {
                     throw CLIFailure(file: first, message: "--fps, --delay and --frames apply to sprite sheets (--sprite, --atlas) and frame sequences", code: 64)
                 }
-                return try AnimationLoader.open(InputSource.open(first), options: options)
+                return try InputSource.open(first, options: options, progressive: progressive)
             }
             let layout: SpriteSheetSpec.Layout
             if let sprite, let size = SpriteGrid.parseSize(sprite) {
@@ -117,7 +130,7 @@ struct SourceOptions: ParsableArguments {
                 }
             }
             let spec = SpriteSheetSpec(layout: layout, frameLimit: frames, delayMs: delayMs)
-            return try SpriteSheetDecoder(path: first, spec: spec, options: options)
+            return (try SpriteSheetDecoder(path: first, spec: spec, options: options), nil)
         } catch let failure as CLIFailure {
             throw failure
         } catch {

@@ -9,20 +9,41 @@ enum InputSource {
     /// `-` or no file with a pipe on standard input.
     static let stdinName = "-"
 
-    /// Opens `name` as a byte source for the codecs. Streams are read to their end first.
-    static func open(_ name: String) throws(AnimatedError) -> ByteSource {
+    /// Opens `name` as a decoder. Streams are read to their end first, unless `progressive`:
+    /// then a GIF opens as soon as its first frame is in, on a source that keeps growing (the
+    /// spool is returned so that the player can follow it).
+    static func open(_ name: String, options: DecodeOptions, progressive: Bool) throws(AnimatedError) -> (any AnimationDecoder, SpoolBuffer?) {
         if name == stdinName && isatty(0) != 0 {
             throw .unreadable("standard input is a terminal: pipe an image into animplay (cat x.gif | animplay -) or name a file")
         }
         guard let spool = try SpoolReader.openStream(path: name) else {
-            return try ByteSource(path: name)
+            return (try AnimationLoader.open(ByteSource(path: name), options: options), nil)
+        }
+        return (try open(spool: spool, options: options, progressive: progressive), spool)
+    }
+
+    /// A decoder on a spool that is being filled (see `open`).
+    static func open(spool: SpoolBuffer, options: DecodeOptions, progressive: Bool) throws(AnimatedError) -> any AnimationDecoder {
+        var seen = spool.waitForMore(than: 15)!
+        if progressive && !seen.finished {
+            let head = try ByteSource(spool: spool).bytes(at: 0, length: 16)
+            if FormatSniffer.sniff(head) == .gif {
+                while !seen.finished {
+                    let source = ByteSource(spool: spool)
+                    do {
+                        return try AnimationLoader.open(source, options: options)
+                    } catch {
+                        // Header or first frame not complete yet: wait for more and try again.
+                        guard case .invalid = error, source.isGrowing else { throw error }
+                    }
+                    seen = spool.waitForMore(than: source.count)!
+                }
+            }
         }
         let end = spool.waitUntilFinished()
         if let failure = end.failure, end.count == 0 { throw .unreadable(failure) }
         if end.count == 0 { throw .invalid("empty input") }
-        let source = ByteSource(spool: spool)
-        if let note = earlyEnd(source) { StandardError.write("animplay: \(name == stdinName ? "<stdin>" : name): warning: \(note)\n") }
-        return source
+        return try AnimationLoader.open(ByteSource(spool: spool), options: options)
     }
 
     /// Whether the image itself comes from standard input (keys then come from /dev/tty).
@@ -33,8 +54,8 @@ enum InputSource {
     }
 
     /// Ends-early note for a stream that stopped with an error after some bytes.
-    static func earlyEnd(_ source: ByteSource) -> String? {
-        guard let p = source.spool?.progress, let failure = p.failure, p.count > 0 else { return nil }
+    static func earlyEnd(_ spool: SpoolBuffer?) -> String? {
+        guard let p = spool?.progress, let failure = p.failure, p.count > 0 else { return nil }
         return "input ended early after \(p.count) bytes (\(failure)); showing what arrived"
     }
 }

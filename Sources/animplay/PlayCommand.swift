@@ -84,22 +84,23 @@ struct Play: ParsableCommand {
                 }
                 close(tty)
             }
-            let decoder = try source.open(decodeOptions)
+            let (decoder, spool) = try source.open(decodeOptions, progressive: true)
             // Never write escape sequences anywhere but a terminal.
             guard isatty(1) != 0 else {
                 throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump \(source.displayName) -o DIR`", code: 1)
             }
-            if decoder.info.frameCount == 1 {
+            if decoder.info.frameCount == 1 && !decoder.info.provisional {
                 try printStill(decoder)
             } else {
-                try play(decoder)
+                try play(decoder, spool: spool)
             }
+            source.warnIfEndedEarly(spool)
         }
     }
 
     // MARK: - Animation
 
-    private func play(_ decoder: sending any AnimationDecoder) throws(CLIFailure) {
+    private func play(_ decoder: sending any AnimationDecoder, spool: SpoolBuffer?) throws(CLIFailure) {
         let background = parseBackground(bg)!
         let info = decoder.info
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height)
@@ -117,6 +118,7 @@ struct Play: ParsableCommand {
             throw CLIFailure(file: source.displayName, error: error)
         }
         defer { player.stop() }
+        if info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
         let signals = try SignalPipe()
         defer { signals.uninstall() }
         let screen = try NcursesScreen()

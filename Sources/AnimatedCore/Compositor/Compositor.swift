@@ -4,7 +4,7 @@
 /// at or before the target. Both give identical pixels.
 public final class Compositor {
     public let decoder: any AnimationDecoder
-    public let info: AnimationInfo
+    public private(set) var info: AnimationInfo
     /// Holds the composited image of `currentIndex` (before that frame's disposal).
     public let canvas: Canvas
     /// The frame whose composited image is in `canvas`; -1 before the first.
@@ -20,6 +20,12 @@ public final class Compositor {
         self.info = decoder.info
         guard info.frameCount > 0 else { throw .invalid("no frames") }
         canvas = Canvas(width: info.width, height: info.height)
+    }
+
+    /// Takes in frames the decoder indexed since (a growing source); frames already composited
+    /// are unchanged, since frames are only ever appended.
+    public func refreshInfo() {
+        info = decoder.info
     }
 
     /// The composited canvas of frame `index`. Valid until the next call.

@@ -77,6 +77,9 @@ public struct AnimationInfo: Sendable {
     /// Problems found while indexing (truncation, ignored chunks, ...). Empty for a clean file.
     public var warnings: [String]
     public var timing: TimingPolicy
+    /// The data is still arriving (a pipe, a download): more frames may follow, and the frame
+    /// count, duration and plays are what is known so far.
+    public var provisional = false
 
     public init(format: ImageFormat, width: Int, height: Int, frames: [FrameInfo], plays: Int,
                 warnings: [String] = [], timing: TimingPolicy = TimingPolicy()) {

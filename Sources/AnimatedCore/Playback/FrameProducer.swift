@@ -15,10 +15,23 @@ struct FrameProducer {
             return
         }
         var cursor = FrameBuffer.Cursor()
-        while case .produce(let target, let generation, let size) = buffer.nextJob(&cursor, cost: { f in
-            Self.start(toward: f, from: compositor).distance(to: f) + 1
-        }) {
-            produce(target, generation: generation, size: size, with: compositor)
+        while true {
+            switch buffer.nextJob(&cursor, cost: { f in Self.start(toward: f, from: compositor).distance(to: f) + 1 }) {
+            case .produce(let target, let generation, let size):
+                produce(target, generation: generation, size: size, with: compositor)
+            case .refresh:
+                do {
+                    if try compositor.decoder.refresh() {
+                        compositor.refreshInfo()
+                        buffer.publish(compositor.info)
+                    }
+                } catch {
+                    buffer.fail(error)
+                    return
+                }
+            case .quit:
+                return
+            }
         }
     }
 

@@ -23,9 +23,11 @@ let package = Package(
                        providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses", pkgConfig: "ncursesw",
                        providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CWebP"],
+            dependencies: ["CGIF", "CPNG", "CWebP", "CCurl"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         .executableTarget(

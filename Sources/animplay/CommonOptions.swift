@@ -34,12 +34,15 @@ struct SourceOptions: ParsableArguments {
         The image to open (GIF, PNG/APNG, WebP; the format is sniffed from the bytes). Several \
         files, or one folder (its images in natural order: frame2 before frame10), play as the \
         frames of one animation. `-` (or no FILE with a pipe on standard input) reads standard \
-        input; FIFOs and process substitution work too.
+        input; FIFOs and process substitution work too. http:// and https:// URLs play while \
+        they download.
         """, valueName: "FILE"))
     var givenFiles: [String] = []
 
     /// The inputs: the files given, or standard input when none is and it is not a terminal.
     var files: [String] { givenFiles.isEmpty ? [InputSource.stdinName] : givenFiles }
+
+    @OptionGroup var network: NetworkOptions
 
     @Option(help: ArgumentHelp("Play a still image as a sprite sheet of C columns by R rows of equal cells, row-major.", valueName: "CxR"))
     var sprite: String?
@@ -118,7 +121,7 @@ struct SourceOptions: ParsableArguments {
                 if fps != nil || delay != nil || frames != nil {
                     throw CLIFailure(file: first, message: "--fps, --delay and --frames apply to sprite sheets (--sprite, --atlas) and frame sequences", code: 64)
                 }
-                return try InputSource.open(first, options: options, progressive: progressive)
+                return try InputSource.open(first, options: options, network: network, progressive: progressive)
             }
             let layout: SpriteSheetSpec.Layout
             if let sprite, let size = SpriteGrid.parseSize(sprite) {

@@ -12,7 +12,14 @@ enum InputSource {
     /// Opens `name` as a decoder. Streams are read to their end first, unless `progressive`:
     /// then a GIF opens as soon as its first frame is in, on a source that keeps growing (the
     /// spool is returned so that the player can follow it).
-    static func open(_ name: String, options: DecodeOptions, progressive: Bool) throws(AnimatedError) -> (any AnimationDecoder, SpoolBuffer?) {
+    static func open(_ name: String, options: DecodeOptions, network: NetworkOptions,
+                     progressive: Bool) throws(AnimatedError) -> (any AnimationDecoder, SpoolBuffer?) {
+        if HTTPDownload.isURL(name) {
+            return try openURL(name, options: options, network: network, progressive: progressive)
+        }
+        if let scheme = urlScheme(name) {
+            throw .unsupportedFormat("\(scheme): URLs are not supported: only http and https (or a local path)")
+        }
         if name == stdinName && isatty(0) != 0 {
             throw .unreadable("standard input is a terminal: pipe an image into animplay (cat x.gif | animplay -) or name a file")
         }
@@ -41,9 +48,53 @@ enum InputSource {
             }
         }
         let end = spool.waitUntilFinished()
-        if let failure = end.failure, end.count == 0 { throw .unreadable(failure) }
+        if let failure = end.failure, end.count == 0 || end.fatal { throw .unreadable(failure) }
         if end.count == 0 { throw .invalid("empty input") }
         return try AnimationLoader.open(ByteSource(spool: spool), options: options)
+    }
+
+    /// Downloads `url` into a spool and opens it like a stream.
+    static func openURL(_ url: String, options: DecodeOptions, network: NetworkOptions,
+                        progressive: Bool) throws(AnimatedError) -> (any AnimationDecoder, SpoolBuffer?) {
+        let download = try HTTPDownload(url: url, options: network.downloadOptions)
+        switch download.waitForStart() {
+        case .failed(let reason):
+            throw .network(reason)
+        case .notModified:
+            throw .network("the server answered 304 Not Modified to an unconditional request")
+        case .body(let response):
+            do {
+                return (try open(spool: download.spool, options: options, progressive: progressive), download.spool)
+            } catch {
+                let end = download.spool.progress
+                // A transfer that failed explains a decoding failure better than the decoder.
+                if end.finished, let why = end.failure { throw .network(why) }
+                if case .unsupportedFormat = error {
+                    let got = download.spool.progress.count
+                    throw .unsupportedFormat("not an image: the server sent \(response.contentType ?? "no Content-Type") (\(got) bytes starting \(preview(download.spool)))")
+                }
+                if case .unreadable(let why) = error { throw .network(why) }
+                throw error
+            }
+        }
+    }
+
+    /// The first printable bytes of a spool, quoted, for "not an image" messages.
+    static func preview(_ spool: SpoolBuffer) -> String {
+        let head = (try? ByteSource(spool: spool).bytes(at: 0, length: 24)) ?? []
+        let text = String(decoding: head.map { (32..<127).contains($0) ? $0 : 0x2E }, as: UTF8.self)
+        return "\"\(text)\""
+    }
+
+    /// "ftp" for "ftp://host/x": a URL of a scheme animplay does not download.
+    static func urlScheme(_ name: String) -> String? {
+        guard let colon = name.firstIndex(of: ":") else { return nil }
+        let scheme = name[..<colon].lowercased()
+        let allowed: (Character) -> Bool = { c in c.isLetter || c.isNumber || c == "+" || c == "-" || c == "." }
+        guard !scheme.isEmpty, scheme.allSatisfy(allowed) else { return nil }
+        let rest = name[name.index(after: colon)...]
+        guard rest.hasPrefix("//") || scheme == "file" || scheme == "data" else { return nil }
+        return scheme
     }
 
     /// Whether the image itself comes from standard input (keys then come from /dev/tty).
@@ -55,7 +106,7 @@ enum InputSource {
 
     /// Ends-early note for a stream that stopped with an error after some bytes.
     static func earlyEnd(_ spool: SpoolBuffer?) -> String? {
-        guard let p = spool?.progress, let failure = p.failure, p.count > 0 else { return nil }
+        guard let p = spool?.progress, let failure = p.failure, p.count > 0, !p.fatal else { return nil }
         return "input ended early after \(p.count) bytes (\(failure)); showing what arrived"
     }
 }

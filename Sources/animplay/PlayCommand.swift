@@ -95,6 +95,9 @@ struct Play: ParsableCommand {
                 try play(decoder, spool: spool)
             }
             source.warnIfEndedEarly(spool)
+            if let p = spool?.progress, p.fatal, let why = p.failure {
+                throw CLIFailure(file: source.displayName, error: AnimatedError.network(why))
+            }
         }
     }
 

@@ -143,7 +143,7 @@ fileprivate extension AnimatedError {
     /// The message without the category prefix `description` adds.
     var reason: String {
         switch self {
-        case .invalid(let s), .unreadable(let s), .unsupportedFormat(let s), .limitExceeded(let s), .output(let s):
+        case .invalid(let s), .unreadable(let s), .unsupportedFormat(let s), .limitExceeded(let s), .output(let s), .network(let s):
             return s
         }
     }

@@ -22,6 +22,8 @@ public final class SpoolBuffer: Sendable {
         public var finished: Bool
         /// Why the input ended early (connection dropped, read error), if it did.
         public var failure: String?
+        /// The failure means the bytes must not be shown (a size cap), not just that they stop.
+        public var fatal = false
         /// Total size announced in advance (Content-Length), if any.
         public var expected: Int?
         /// Monotonic ns when the first byte arrived, and when the input finished.
@@ -115,15 +117,16 @@ public final class SpoolBuffer: Sendable {
     }
 
     /// No more bytes will come; `failure` says why the input ended early, if it did.
-    public func finish(failure: String? = nil) {
-        monitor.withLock { Self.end(&$0, failure: failure) }
+    public func finish(failure: String? = nil, fatal: Bool = false) {
+        monitor.withLock { Self.end(&$0, failure: failure, fatal: fatal) }
         notify()
     }
 
-    private static func end(_ s: inout State, failure: String?) {
+    private static func end(_ s: inout State, failure: String?, fatal: Bool = false) {
         guard !s.progress.finished else { return }
         s.progress.finished = true
         s.progress.failure = failure
+        s.progress.fatal = failure != nil && fatal
         s.progress.finishedAt = MonotonicClock.nanoseconds()
     }
 

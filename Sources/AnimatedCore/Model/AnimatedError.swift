@@ -10,6 +10,8 @@ public enum AnimatedError: Error, Sendable, Equatable, CustomStringConvertible {
     case limitExceeded(String)
     /// An output could not be written.
     case output(String)
+    /// A download failed (HTTP status, DNS, connection, timeout, TLS, size cap).
+    case network(String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum AnimatedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalid(let s): return "invalid image: \(s)"
         case .limitExceeded(let s): return "too large: \(s)"
         case .output(let s): return "cannot write: \(s)"
+        case .network(let s): return "download failed: \(s)"
         }
     }
 
@@ -27,6 +30,7 @@ public enum AnimatedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreadable, .output: return 2
         case .unsupportedFormat, .invalid: return 3
         case .limitExceeded: return 4
+        case .network: return 5
         }
     }
 }

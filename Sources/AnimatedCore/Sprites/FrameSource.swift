@@ -42,6 +42,7 @@ extension AnimatedError {
         case .invalid(let s): return .invalid(prefix + s)
         case .limitExceeded(let s): return .limitExceeded(prefix + s)
         case .output(let s): return .output(prefix + s)
+        case .network(let s): return .network(prefix + s)
         }
     }
 }

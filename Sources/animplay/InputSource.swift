@@ -53,15 +53,39 @@ enum InputSource {
         return try AnimationLoader.open(ByteSource(spool: spool), options: options)
     }
 
-    /// Downloads `url` into a spool and opens it like a stream.
+    /// Opens `url` from the cache when it is fresh or the server says it has not changed (or
+    /// cannot be reached); otherwise downloads it into a spool, opened like a stream, and
+    /// stores it in the cache once complete.
     static func openURL(_ url: String, options: DecodeOptions, network: NetworkOptions,
                         progressive: Bool) throws(AnimatedError) -> (any AnimationDecoder, SpoolBuffer?) {
-        let download = try HTTPDownload(url: url, options: network.downloadOptions)
+        let cache = network.noCache ? nil : HTTPCache.defaultDirectory().map {
+            HTTPCache(directory: $0, maxBytes: network.cacheMaxMb << 20)
+        }
+        let hit = network.refresh ? nil : cache?.lookup(url)
+        if let hit, hit.metadata.isFresh(now: time(nil)) {
+            return (try AnimationLoader.open(hit.source, options: options), nil)
+        }
+        var request = network.downloadOptions
+        if let hit {
+            request.ifNoneMatch = hit.metadata.etag
+            request.ifModifiedSince = hit.metadata.lastModified
+        }
+        var completed: (@Sendable (HTTPResponse, SpoolBuffer) -> Void)?
+        if let cache {
+            completed = { response, spool in cache.store(url: url, response: response, spool: spool) }
+        }
+        let download = try HTTPDownload(url: url, options: request, completed: completed)
         switch download.waitForStart() {
-        case .failed(let reason):
+        case .failed(let reason, let status):
+            if let hit, status == nil {
+                StandardError.write("animplay: \(url): warning: server unreachable (\(reason)); playing the cached copy\n")
+                return (try AnimationLoader.open(hit.source, options: options), nil)
+            }
             throw .network(reason)
-        case .notModified:
-            throw .network("the server answered 304 Not Modified to an unconditional request")
+        case .notModified(let response):
+            guard let hit else { throw .network("the server answered 304 Not Modified to an unconditional request") }
+            cache?.revalidated(hit, response: response)
+            return (try AnimationLoader.open(hit.source, options: options), nil)
         case .body(let response):
             do {
                 return (try open(spool: download.spool, options: options, progressive: progressive), download.spool)

@@ -11,7 +11,7 @@ import Darwin
 /// Not thread-safe: one decoder, one thread at a time.
 public final class ByteSource {
     private enum Storage {
-        case file(Int32)
+        case file(Int32, base: Int)
         case memory(UnsafeMutableRawBufferPointer)
         case spool(SpoolBuffer)
     }
@@ -36,9 +36,17 @@ public final class ByteSource {
         }
         if (st.st_mode & S_IFMT) == S_IFDIR { close(fd); throw .unreadable("is a directory") }
         guard (st.st_mode & S_IFMT) == S_IFREG else { close(fd); throw .unreadable("not a regular file") }
-        storage = .file(fd)
+        storage = .file(fd, base: 0)
         count = Int(st.st_size)
         name = path
+    }
+
+    /// Reads `count` bytes at `offset` of an open regular file (which it takes over and closes):
+    /// a cache entry's body after its header.
+    public init(fd: Int32, offset: Int, count: Int, name: String) {
+        storage = .file(fd, base: offset)
+        self.count = count
+        self.name = name
     }
 
     /// Wraps a copy of `bytes`.
@@ -61,7 +69,7 @@ public final class ByteSource {
 
     deinit {
         switch storage {
-        case .file(let fd): close(fd)
+        case .file(let fd, _): close(fd)
         case .memory(let buf): buf.deallocate()
         case .spool: break
         }
@@ -96,10 +104,10 @@ public final class ByteSource {
             return n
         case .spool(let spool):
             return try spool.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<n]))
-        case .file(let fd):
+        case .file(let fd, let base):
             var done = 0
             while done < n {
-                let r = pread(fd, buffer.baseAddress! + done, n - done, off_t(offset + done))
+                let r = pread(fd, buffer.baseAddress! + done, n - done, off_t(base + offset + done))
                 if r < 0 {
                     if errno == EINTR { continue }
                     throw .unreadable(String(cString: strerror(errno)))

@@ -42,8 +42,9 @@ public enum DownloadStart: Sendable {
     case body(HTTPResponse)
     /// 304 Not Modified to a conditional request: no body.
     case notModified(HTTPResponse)
-    /// Nothing to show: the one-line reason (HTTP status, DNS, refused, timeout, TLS, size).
-    case failed(String)
+    /// Nothing to show: the one-line reason (HTTP status, DNS, refused, timeout, TLS, size),
+    /// and the HTTP status when the server answered (nil: it could not be reached).
+    case failed(String, httpStatus: Int?)
 }
 
 /// One HTTP(S) GET through libcurl on a thread of its own, feeding a `SpoolBuffer` as the body
@@ -58,13 +59,17 @@ public final class HTTPDownload: Sendable {
     public let spool: SpoolBuffer
     private let start: Monitor<DownloadStart?>
 
-    /// Starts downloading `url`.
-    public init(url: String, options: DownloadOptions, memoryCap: Int = 4 << 20) throws(AnimatedError) {
+    /// Starts downloading `url`. `completed` runs on the transfer's thread once the whole body
+    /// of a 2xx response is in, before the spool is finished (a cache stores it there, so that
+    /// whoever waits for the end finds the entry written).
+    public init(url: String, options: DownloadOptions, memoryCap: Int = 4 << 20,
+                completed: (@Sendable (HTTPResponse, SpoolBuffer) -> Void)? = nil) throws(AnimatedError) {
         self.url = url
         spool = SpoolBuffer(name: url, memoryCap: memoryCap)
         start = Monitor(nil)
         guard curlReady else { throw .network("libcurl failed to initialise") }
         let transfer = Transfer(url: url, options: options, spool: spool, start: start)
+        transfer.completed = completed
         try transfer.launch()
     }
 
@@ -96,6 +101,8 @@ private final class Transfer {
     var response: HTTPResponse?
     var failure: String?            // why the body was refused (status, size)
     var received = 0
+    var completed: (@Sendable (HTTPResponse, SpoolBuffer) -> Void)?
+    var failedStatus: Int?          // the HTTP status that was refused
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     init(url: String, options: DownloadOptions, spool: SpoolBuffer, start: Monitor<DownloadStart?>) {
@@ -134,7 +141,7 @@ private final class Transfer {
 
     func run() {
         guard let h = curl_easy_init() else {
-            announce(.failed("libcurl could not create a transfer"))
+            announce(.failed("libcurl could not create a transfer", httpStatus: nil))
             spool.finish(failure: "libcurl could not create a transfer")
             return
         }
@@ -182,13 +189,17 @@ private final class Transfer {
             if status == 304 {
                 announce(.notModified(r)); spool.finish(); return
             }
-            if !(200..<300).contains(status) { failure = Self.describe(status: status, reason: reason) }
-            else { announce(.body(r)) }
+            if !(200..<300).contains(status) {
+                failure = Self.describe(status: status, reason: reason); failedStatus = status
+            } else {
+                response = r; announce(.body(r))
+            }
         }
         let message: String? = failure ?? (rc == CURLE_OK ? nil : describe(rc))
         if received == 0, let message {
-            announce(.failed(message))
+            announce(.failed(message, httpStatus: failedStatus))
         }
+        if message == nil, let response, let completed { completed(response, spool) }
         spool.finish(failure: message, fatal: rc == CURLE_FILESIZE_EXCEEDED || received > options.maxBytes)
     }
 
@@ -222,10 +233,10 @@ private final class Transfer {
             let status = animplay_curl_info_long(handle, CURLINFO_RESPONSE_CODE)
             let r = makeResponse(status: status)
             guard (200..<300).contains(status) else {
-                failure = Self.describe(status: status, reason: reason); return false
+                failure = Self.describe(status: status, reason: reason); failedStatus = status; return false
             }
             if let length = r.contentLength, length > options.maxBytes {
-                failure = tooLarge(length, announced: true); return false
+                failure = tooLarge(length, announced: true); failedStatus = status; return false
             }
             response = r
             // Progress in percent only when the body is not compressed (Content-Length counts

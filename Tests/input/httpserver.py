@@ -21,6 +21,7 @@ class Server:
         self.gate = threading.Event()
         self.lock = threading.Lock()
         self.stop_event = threading.Event()
+        self.sending = 0            # body bytes sent so far by the latest /f/ response
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -162,6 +163,7 @@ class Server:
                 h.wfile.write(piece)
             h.wfile.flush()
             sent += n
+            self.sending = sent
             if rate > 0:
                 ahead = t0 + sent / rate - time.monotonic()
                 if ahead > 0: time.sleep(ahead)

@@ -10,8 +10,8 @@ enum InputSource {
     static let stdinName = "-"
 
     /// Opens `name` as a decoder. Streams are read to their end first, unless `progressive`:
-    /// then a GIF opens as soon as its first frame is in, on a source that keeps growing (the
-    /// spool is returned so that the player can follow it).
+    /// then a GIF or WebP opens as soon as its first frame is in, on a source that keeps growing (the
+    /// spool is returned so that the player can follow it). APNG waits for the end.
     static func open(_ name: String, options: DecodeOptions, network: NetworkOptions,
                      progressive: Bool) throws(AnimatedError) -> (any AnimationDecoder, SpoolBuffer?) {
         if HTTPDownload.isURL(name) {
@@ -34,7 +34,8 @@ enum InputSource {
         var seen = spool.waitForMore(than: 15)!
         if progressive && !seen.finished {
             let head = try ByteSource(spool: spool).bytes(at: 0, length: 16)
-            if FormatSniffer.sniff(head) == .gif {
+            let kind = FormatSniffer.sniff(head)
+            if kind == .gif || kind == .webp {
                 while !seen.finished {
                     let source = ByteSource(spool: spool)
                     do {

@@ -135,6 +135,7 @@ struct Play: ParsableCommand {
         let loop = PlaybackLoop(player: player, renderSize: first.size, view: view, screen: screen, signals: signals,
                                 renderer: CellRenderer(mode: colorMode, background: background),
                                 showStatus: status, layoutFor: layoutFor)
+        if info.provisional { loop.download = spool }
         let end = loop.run()
         screen.end()
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {

@@ -114,4 +114,37 @@ import Testing
         #expect(settle(p).finished)
         #expect(p.status.droppedFrames == 0)
     }
+
+    @Test func webpFramesJoinAsTheFileGrows() throws {
+        var path = #filePath
+        while !path.hasSuffix("/Tests") { path = String(path[..<path.lastIndex(of: "/")!]) }
+        let whole = try ByteSource(path: path + "/../samples/orbit.webp")
+        let bytes = try whole.allBytes()
+        let complete = try WebPDecoder(source: whole, options: DecodeOptions())
+        let spool = SpoolBuffer(name: "webp")
+        var at = bytes.count / 4
+        try spool.append(Array(bytes[0..<at]))
+        let decoder = try WebPDecoder(source: ByteSource(spool: spool), options: DecodeOptions())
+        decoder.refreshStep = 1
+        #expect(decoder.info.provisional && decoder.info.warnings.isEmpty)
+        var counts = [decoder.info.frameCount]
+        while at < bytes.count {
+            let next = min(bytes.count, at + 700)
+            try spool.append(Array(bytes[at..<next]))
+            at = next
+            _ = try decoder.refresh()
+            #expect(decoder.info.frameCount >= counts.last!)
+            #expect(decoder.info.warnings.isEmpty)
+            counts.append(decoder.info.frameCount)
+        }
+        #expect(counts.first! < complete.info.frameCount)      // frames joined on the way
+        spool.finish()
+        _ = try decoder.refresh()
+        #expect(!decoder.info.provisional && decoder.info.frameCount == complete.info.frameCount)
+        let a = try Compositor(decoder: decoder), b = try Compositor(decoder: complete)
+        a.refreshInfo()
+        for k in [0, 17, complete.info.frameCount - 1] {
+            #expect(Array(a.frame(at: k).pixels) == Array(b.frame(at: k).pixels))
+        }
+    }
 }

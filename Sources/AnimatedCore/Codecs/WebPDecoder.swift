@@ -6,18 +6,28 @@ import CWebP
 /// and each frame's bitstream is a slice of it. Frame rectangles always lie inside the canvas
 /// (the demuxer rejects files where they do not), which lets opaque or no-blend frames decode
 /// straight into the canvas.
+///
+/// On a growing source (a pipe, a download) `init` indexes the complete frames so far and
+/// `refresh()` indexes the file again as it grows (geometrically, so the copies add up to a few
+/// times the file), keeping `info` provisional until the data ends.
 public final class WebPDecoder: AnimationDecoder {
-    public let info: AnimationInfo
+    public private(set) var info: AnimationInfo
 
     /// The whole file; `bitstreams` point into it.
-    private let file: UnsafeMutableRawBufferPointer
+    private var file: UnsafeMutableRawBufferPointer
     /// Per frame, its VP8/VP8L bitstream (with any ALPH chunk before it).
-    private let bitstreams: [WebPData]
+    private var bitstreams: [WebPData]
+    private let source: ByteSource
+    private let options: DecodeOptions
+    /// Growth (bytes) below which `refresh` waits for more; tests lower it.
+    var refreshStep = 64 << 10
     /// Holds a decoded frame before it is blended with OVER; grown on first use.
     private var scratch: UnsafeMutableRawBufferPointer?
     private var config = WebPDecoderConfig()
 
     public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
+        self.source = source
+        self.options = options
         // The canvas size sits in the first 30 bytes: refuse a pixel bomb before reading the file.
         if let (w, h) = Self.canvasSize(head: try source.bytes(at: 0, length: 64)) {
             try options.limits.check(width: w, height: h)
@@ -83,7 +93,9 @@ public final class WebPDecoder: AnimationDecoder {
             WebPDemuxReleaseIterator(&iter)
 
             var warnings: [String] = []
-            if state != WEBP_DEMUX_DONE {
+            if state != WEBP_DEMUX_DONE && source.isGrowing {
+                guard !frames.isEmpty else { throw AnimatedError.invalid("no complete frame yet") }
+            } else if state != WEBP_DEMUX_DONE {
                 guard !frames.isEmpty else { throw AnimatedError.invalid("file truncated before the first complete frame") }
                 warnings.append("file truncated (\(source.count) of \(Self.riffEnd(file)) bytes): showing \(frames.count) complete frame\(frames.count == 1 ? "" : "s")")
             }
@@ -94,6 +106,7 @@ public final class WebPDecoder: AnimationDecoder {
             self.bitstreams = bitstreams
             info = AnimationInfo(format: .webp, width: width, height: height, frames: frames,
                                  plays: plays, warnings: warnings, timing: options.timing)
+            info.provisional = source.isGrowing
         } catch {
             file.deallocate()       // deinit does not run for a partly initialised object
             throw error
@@ -103,6 +116,23 @@ public final class WebPDecoder: AnimationDecoder {
     deinit {
         file.deallocate()
         scratch?.deallocate()
+    }
+
+    /// Indexes the file again once it has grown by an eighth (or ended). Frames already
+    /// indexed keep their place; the bitstreams move to the new copy of the file.
+    public func refresh() throws(AnimatedError) -> Bool {
+        guard info.provisional else { return false }
+        source.refresh()
+        if source.isGrowing && source.count - file.count < max(refreshStep, file.count / 8) {
+            return false        // not enough new bytes to be worth a new copy yet
+        }
+        let next = try WebPDecoder(source: source, options: options)
+        guard next.info.frameCount >= info.frameCount else { return false }
+        swap(&file, &next.file)
+        swap(&bitstreams, &next.bitstreams)
+        let changed = next.info.frameCount != info.frameCount || !source.isGrowing
+        info = next.info
+        return changed
     }
 
     public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {

@@ -29,6 +29,9 @@ final class PlaybackLoop {
     /// Where frames go for a given box (rows × columns of cells available for the image).
     private let layoutFor: (_ rows: Int, _ columns: Int) -> RenderLayout
     private var layout: RenderLayout
+    /// The stream still arriving (a download, a pipe): its progress joins the status line.
+    var download: SpoolBuffer?
+    private var lastStatusDraw: UInt64 = 0
 
     /// `renderSize`: what the player was created with (re-fitted if ncurses sees another size).
     init(player: Player, renderSize: RenderSize, view: PlaybackView, screen: NcursesScreen,
@@ -59,6 +62,7 @@ final class PlaybackLoop {
                 redraw()
             }
             if update.finished && !player.status.paused { return .finished }
+            refreshDownloadStatus()
             // 3. Sleep until the deadline, a key or a signal.
             wait(until: update.nextDeadline)
             for key in screen.readKeys() {
@@ -122,10 +126,21 @@ final class PlaybackLoop {
         }
     }
 
+    /// While a stream arrives, the status line's download figures move even between frames.
+    private func refreshDownloadStatus() {
+        guard showStatus, let download, hasFrame else { return }
+        let now = MonotonicClock.nanoseconds()
+        guard now - lastStatusDraw >= 250_000_000 else { return }
+        let p = download.progress
+        if p.finished && p.finishedAt.map({ $0 < lastStatusDraw }) == true { return }
+        redraw()
+    }
+
     private func statusLine() -> String {
         let s = player.status
+        lastStatusDraw = MonotonicClock.nanoseconds()
         var parts = [
-            "frame \(s.frameIndex + 1)/\(s.frameCount)",
+            "frame \(s.frameIndex + 1)/\(s.frameCount)\(player.info.provisional ? "+" : "")",
             s.plays == 0 ? "play \(s.play)" : "play \(s.play)/\(s.plays)",
             "\(Self.fixed(s.effectiveFPS, 1)) fps",
             "drops \(s.droppedFrames)",
@@ -134,7 +149,23 @@ final class PlaybackLoop {
         ]
         if s.mode != .normal { parts.append(s.mode.rawValue) }
         if s.paused { parts.append("paused") }
+        if let download { parts.append(Self.downloadText(download.progress, now: lastStatusDraw)) }
         return " " + parts.joined(separator: "  ")
+    }
+
+    /// "↓ 1.2/2.3 MB 52% 250 KB/s" while arriving, "↓ 2.3 MB done" after.
+    static func downloadText(_ p: SpoolBuffer.Progress, now: UInt64) -> String {
+        let mb = { (n: Int) in fixed(Double(n) / 1_048_576, 1) }
+        if p.finished { return "↓ \(mb(p.count)) MB \(p.failure == nil ? "done" : "ended early")" }
+        var t = "↓ \(mb(p.count))"
+        if let total = p.expected, total > 0 {
+            t += "/\(mb(total)) MB \(min(100, p.count * 100 / total))%"
+        } else {
+            t += " MB"
+        }
+        let seconds = Double(now - p.startedAt) / 1e9
+        if seconds > 0.2 { t += " \(Int(Double(p.count) / 1024 / seconds)) KB/s" }
+        return t
     }
 
     /// `v` with `digits` decimals, without Foundation.

@@ -35,6 +35,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AnimatedCoreTests", dependencies: ["AnimatedCore"]),
+        .testTarget(name: "animplayTests", dependencies: ["animplay", "CNcurses"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -27,8 +27,7 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CWebP", "CCurl"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+            dependencies: ["CGIF", "CPNG", "CWebP", "CCurl"]
         ),
         .executableTarget(
             name: "animplay",
@@ -38,6 +37,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AnimatedCoreTests", dependencies: ["AnimatedCore"]),
+        .testTarget(name: "animplayTests", dependencies: ["animplay", "CNcurses"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,7 +20,7 @@ struct Animplay: ParsableCommand {
           5  a download failed (HTTP status, DNS, refused, timeout, TLS, --max-download-mb)
          64  usage error
         """,
-        subcommands: [Play.self, Info.self, Dump.self, Cache.self],
+        subcommands: [Play.self, Info.self, Dump.self, Probe.self, Cache.self],
         defaultSubcommand: Play.self
     )
 }

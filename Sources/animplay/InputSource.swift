@@ -42,7 +42,7 @@ enum InputSource {
                         return try AnimationLoader.open(source, options: options)
                     } catch {
                         // Header or first frame not complete yet: wait for more and try again.
-                        guard case .invalid = error, source.isGrowing else { throw error }
+                        guard error.kind == .invalid, source.isGrowing else { throw error }
                     }
                     seen = spool.waitForMore(than: source.count)!
                 }
@@ -94,11 +94,11 @@ enum InputSource {
                 let end = download.spool.progress
                 // A transfer that failed explains a decoding failure better than the decoder.
                 if end.finished, let why = end.failure { throw .network(why) }
-                if case .unsupportedFormat = error {
+                if error.kind == .unsupportedFormat {
                     let got = download.spool.progress.count
                     throw .unsupportedFormat("not an image: the server sent \(response.contentType ?? "no Content-Type") (\(got) bytes starting \(preview(download.spool)))")
                 }
-                if case .unreadable(let why) = error { throw .network(why) }
+                if error.kind == .unreadable { throw .network(error.message) }
                 throw error
             }
         }

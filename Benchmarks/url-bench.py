@@ -3,8 +3,8 @@
 
 Serves Benchmarks/data (make-inputs.sh) with Tests/input/httpserver.py, rate-limited, and runs
 each command in a 120x40 pty through /work/shared/tools/ptyrun.py (or $PTYRUN). The first frame
-is when the output first holds 200 block-element glyphs (U+2580..U+259F: ▀ ▄ █ quadrants...),
-whatever program drew them; wall, CPU and peak RSS are ptyrun's. Each command is cut off at
+is when the output first holds 1000 24-bit colour changes (SGR 38;2 / 48;2: a 120x40 frame of
+half blocks needs thousands), whatever glyphs the program draws them with; wall, CPU and peak RSS are ptyrun's. Each command is cut off at
 --timeout seconds (the animation would otherwise loop forever).
 
 usage: Benchmarks/url-bench.py [--rate BYTES/S] [--timeout S] [--bin PATH]
@@ -20,15 +20,15 @@ ap.add_argument('--timeout', type=float, default=15)
 ap.add_argument('--bin', default=os.path.join(HERE, '..', '.build', 'release', 'animplay'))
 a = ap.parse_args()
 PTYRUN = os.environ.get('PTYRUN', '/work/shared/tools/ptyrun.py')
-BLOCK = re.compile(rb'\xe2\x96[\x80-\x9f]')
+COLOUR = re.compile(rb'[34]8;2;')
 
 
 def first_frame(save, times):
     data = open(save, 'rb').read()
-    marks = [m.end() for m in BLOCK.finditer(data)]
-    if len(marks) < 200:
+    marks = [m.end() for m in COLOUR.finditer(data)]
+    if len(marks) < 1000:
         return None
-    need = marks[199]
+    need = marks[999]
     for line in open(times):
         t, n = line.split()
         if int(n) >= need:

@@ -1,7 +1,7 @@
 """URLs against a throttling HTTP server of the tests' own on 127.0.0.1 (httpserver.py): every
 error as one line with its exit code, redirects, compression, chunked bodies, dropped
 connections, size caps, and playback that starts before the download ends."""
-import os, shutil, subprocess, tempfile
+import os, re, shutil, subprocess, tempfile
 import pytest
 import ptyharness as h
 import ptywatch
@@ -91,7 +91,10 @@ def test_refused_dns_tls_and_other_schemes():
     s = socket.socket(); s.bind(('127.0.0.1', 0)); port = s.getsockname()[1]; s.close()
     r = run(['info', f'http://127.0.0.1:{port}/x.gif'])
     assert r.returncode == 5 and 'connection refused' in one_line(r)
-    r = run(['info', 'http://no-such-host.invalid/x.gif'])
+    # DNS in a network namespace of our own with no interfaces: the lookup fails here, and no
+    # query leaves the machine.
+    r = subprocess.run(['unshare', '-n', h.binary(), 'info', 'http://no-such-host.invalid/x.gif'],
+                       capture_output=True, timeout=60)
     assert r.returncode == 5 and 'cannot resolve' in one_line(r)
     r = run(['info', 'file:///etc/hostname'])
     assert r.returncode == 3 and 'only http and https' in one_line(r)
@@ -121,15 +124,18 @@ def test_play_errors_leave_the_terminal_alone(server):
 def test_first_frame_plays_before_the_download_ends(server):
     """The server sends the first half of the file, then waits until the test has seen the
     first frame on screen: only a player that starts on partial data lets it finish."""
-    seen = []
+    seen, status = [], []
 
     def watch(screen, master):
         if not seen and RED in ptywatch.colours_on(screen):
             seen.append(len(server.requests))
+            status.append(screen.display[-1])
             server.release()
-    res = ptywatch.run([server.url('/f/four.gif?gate=1')], watch=watch, timeout=40)
+    res = ptywatch.run([server.url('/f/four.gif?gate=1'), '--status'], watch=watch, timeout=40)
     assert seen, 'first frame never shown while the download was held'
     assert seen == [0]                          # the only request had not completed yet
+    # The status line shows the frames so far as provisional and the download's progress.
+    assert re.search(r'frame 1/\d\+  ↓ [\d.]+/[\d.]+ MB \d+%', status[0]), status
     assert res.status == 0, res.output[-300:]
     assert server.requests[0]['sent'] == os.path.getsize(os.path.join(server.root, 'four.gif'))
     # All four frames played: the last one (white) stays on the normal screen.

@@ -149,7 +149,8 @@ final class PlaybackLoop {
         ]
         if s.mode != .normal { parts.append(s.mode.rawValue) }
         if s.paused { parts.append("paused") }
-        if let download { parts.append(Self.downloadText(download.progress, now: lastStatusDraw)) }
+        // Right after the frame counter: on a narrow terminal the line is cut at the right.
+        if let download { parts.insert(Self.downloadText(download.progress, now: lastStatusDraw), at: 1) }
         return " " + parts.joined(separator: "  ")
     }
 

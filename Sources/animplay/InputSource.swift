@@ -10,8 +10,8 @@ enum InputSource {
     static let stdinName = "-"
 
     /// Opens `name` as a decoder. Streams are read to their end first, unless `progressive`:
-    /// then a GIF or WebP opens as soon as its first frame is in, on a source that keeps growing (the
-    /// spool is returned so that the player can follow it). APNG waits for the end.
+    /// then an animation opens as soon as its first frame is in, on a source that keeps growing (the
+    /// spool is returned so that the player can follow it). A still PNG waits for the end.
     static func open(_ name: String, options: DecodeOptions, network: NetworkOptions,
                      progressive: Bool) throws(AnimatedError) -> (any AnimationDecoder, SpoolBuffer?) {
         if HTTPDownload.isURL(name) {
@@ -35,7 +35,7 @@ enum InputSource {
         if progressive && !seen.finished {
             let head = try ByteSource(spool: spool).bytes(at: 0, length: 16)
             let kind = FormatSniffer.sniff(head)
-            if kind == .gif || kind == .webp {
+            if kind != nil {
                 while !seen.finished {
                     let source = ByteSource(spool: spool)
                     do {

@@ -147,4 +147,49 @@ import Testing
             #expect(Array(a.frame(at: k).pixels) == Array(b.frame(at: k).pixels))
         }
     }
+
+    @Test func apngFramesJoinAsTheFileGrows() throws {
+        var path = #filePath
+        while !path.hasSuffix("/Tests") { path = String(path[..<path.lastIndex(of: "/")!]) }
+        let whole = try ByteSource(path: path + "/../samples/spinner.png")
+        let bytes = try whole.allBytes()
+        let complete = try APNGDecoder(source: whole, options: DecodeOptions())
+        let spool = SpoolBuffer(name: "apng")
+        var at = bytes.count / 5
+        try spool.append(Array(bytes[0..<at]))
+        let decoder = try APNGDecoder(source: ByteSource(spool: spool), options: DecodeOptions())
+        decoder.refreshStep = 1
+        #expect(decoder.info.provisional && decoder.info.warnings.isEmpty && decoder.info.format == .apng)
+        var counts = [decoder.info.frameCount]
+        while at < bytes.count {
+            let next = min(bytes.count, at + 300)
+            try spool.append(Array(bytes[at..<next]))
+            at = next
+            _ = try decoder.refresh()
+            #expect(decoder.info.frameCount >= counts.last! && decoder.info.warnings.isEmpty)
+            counts.append(decoder.info.frameCount)
+        }
+        #expect(counts.first! < complete.info.frameCount)
+        spool.finish()
+        _ = try decoder.refresh()
+        #expect(!decoder.info.provisional && decoder.info.frameCount == complete.info.frameCount)
+        let a = try Compositor(decoder: decoder), b = try Compositor(decoder: complete)
+        for k in 0..<complete.info.frameCount {
+            #expect(Array(a.frame(at: k).pixels) == Array(b.frame(at: k).pixels))
+        }
+    }
+
+    @Test func stillPNGWaitsForTheWholeFile() throws {
+        var w = [UInt8]()
+        var path = #filePath
+        while !path.hasSuffix("/Tests") { path = String(path[..<path.lastIndex(of: "/")!]) }
+        w = try ByteSource(path: path + "/../samples/walk-sheet.png").allBytes()
+        let spool = SpoolBuffer(name: "png")
+        try spool.append(Array(w[0..<(w.count - 12)]))       // all but IEND
+        #expect(throws: AnimatedError.self) { try APNGDecoder(source: ByteSource(spool: spool), options: DecodeOptions()) }
+        try spool.append(Array(w[(w.count - 12)...]))
+        spool.finish()
+        let d = try APNGDecoder(source: ByteSource(spool: spool), options: DecodeOptions())
+        #expect(d.info.format == .png && !d.info.provisional)
+    }
 }

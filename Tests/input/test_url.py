@@ -18,6 +18,9 @@ def root():
     # Four frames, each a different colour; the server's gate holds the second half.
     write_gif(os.path.join(d, 'four.gif'), 40, 20, [[c] * 800 for c in (RED, BLUE, GREEN, WHITE)],
               delay_cs=5, loops=1)
+    samples = os.path.join(os.path.dirname(__file__), '..', '..', 'samples')
+    for name in ('orbit.webp', 'spinner.png'):
+        shutil.copy(os.path.join(samples, name), d)
     yield d
     shutil.rmtree(d, ignore_errors=True)
 
@@ -140,3 +143,16 @@ def test_first_frame_plays_before_the_download_ends(server):
     assert server.requests[0]['sent'] == os.path.getsize(os.path.join(server.root, 'four.gif'))
     # All four frames played: the last one (white) stays on the normal screen.
     assert WHITE in ptywatch.colours_on(res.screen)
+
+
+@pytest.mark.parametrize('name', ['orbit.webp', 'spinner.png'])
+def test_webp_and_apng_play_before_the_download_ends(server, name):
+    seen = []
+
+    def watch(screen, master):
+        if not seen and ptywatch.colours_on(screen):
+            seen.append(len(server.requests))
+            server.release()
+    res = ptywatch.run([server.url(f'/f/{name}?gate=1&type=image/x'), '--loop', '1'], watch=watch, timeout=40)
+    assert seen == [0], 'nothing shown while the download was held'
+    assert res.status == 0, res.output[-300:]

@@ -127,7 +127,12 @@ public final class WebPDecoder: AnimationDecoder {
             return false        // not enough new bytes to be worth a new copy yet
         }
         let next = try WebPDecoder(source: source, options: options)
-        guard next.info.frameCount >= info.frameCount else { return false }
+        guard next.info.frameCount >= info.frameCount else {
+            // Never fewer frames than were shown: end with those.
+            info.provisional = next.info.provisional
+            info.warnings += next.info.warnings
+            return true
+        }
         swap(&file, &next.file)
         swap(&bitstreams, &next.bitstreams)
         let changed = next.info.frameCount != info.frameCount || !source.isGrowing

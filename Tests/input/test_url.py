@@ -156,3 +156,14 @@ def test_webp_and_apng_play_before_the_download_ends(server, name):
     res = ptywatch.run([server.url(f'/f/{name}?gate=1&type=image/x'), '--loop', '1'], watch=watch, timeout=40)
     assert seen == [0], 'nothing shown while the download was held'
     assert res.status == 0, res.output[-300:]
+
+
+def test_proxy_from_the_environment_is_used(server):
+    # The test server doubles as an HTTP proxy: a proxied request names the absolute URL, and
+    # the host is never looked up (the proxy fetches it).
+    env = dict(os.environ, http_proxy=f'http://127.0.0.1:{server.port}', no_proxy='', NO_PROXY='')
+    r = subprocess.run([h.binary(), 'info', 'http://images.example.test/f/two.gif'],
+                       capture_output=True, timeout=60, env=env)
+    assert r.returncode == 0, r.stderr
+    assert b'frames    2' in r.stdout
+    assert server.requests[0]['path'].startswith('http://images.example.test/')

@@ -13,7 +13,7 @@ public enum SpoolReader {
     ///
     /// A FIFO is opened without blocking (opening one that has no writer would wait forever);
     /// the reader then waits at most `firstDataTimeoutMs` for a writer's first byte or EOF.
-    public static func openStream(path: String, firstDataTimeoutMs: Int32 = 10_000) throws(AnimatedError) -> SpoolBuffer? {
+    public static func openStream(path: String, firstDataTimeoutMs: Int32 = 5_000) throws(AnimatedError) -> SpoolBuffer? {
         if path == "-" {
             let fd = dup(0)
             guard fd >= 0 else { throw .unreadable("standard input: \(String(cString: strerror(errno)))") }

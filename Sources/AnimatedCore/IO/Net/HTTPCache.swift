@@ -47,11 +47,54 @@ public struct CacheMetadata: Sendable, Equatable {
 /// its entry's descriptor, so eviction by another process never pulls bytes from under it.
 /// Least recently used entries (file mtime, touched on every hit) go first past `maxBytes`.
 ///
-/// Sendable: it holds only immutable configuration; all shared state is on disk under the lock.
+/// A memory layer in front of the disk keeps the bytes of recent entries (up to
+/// `memoryMaxBytes` in all, per process), so that opening the same URL again in one process
+/// reads neither the body nor its hash from disk; the disk entry's header still decides
+/// whether the copy in memory is current.
+///
+/// Sendable: it holds only immutable configuration; shared state is on disk under the lock, or
+/// in the process-wide memory layer's `Monitor`.
 public final class HTTPCache: Sendable {
     public let directory: String
     public let maxBytes: Int
     private static let magic = "animplay-cache 1"
+
+    /// Bytes of bodies kept in memory per process; entries larger than a quarter of it are not.
+    public static let memoryMaxBytes = 64 << 20
+
+    struct MemoryEntry: Sendable {
+        var bytes: [UInt8]
+        var hash: UInt64
+        var used: UInt64
+    }
+    /// Bodies by URL, shared by every `HTTPCache` of the process.
+    static let memory = Monitor<[String: MemoryEntry]>([:])
+
+    static func remember(_ url: String, bytes: [UInt8], hash: UInt64) {
+        guard bytes.count <= memoryMaxBytes / 4 else { return }
+        memory.withLock { m in
+            m[url] = MemoryEntry(bytes: bytes, hash: hash, used: MonotonicClock.nanoseconds())
+            var total = m.values.reduce(0) { $0 + $1.bytes.count }
+            while total > memoryMaxBytes, let oldest = m.min(by: { $0.value.used < $1.value.used }) {
+                total -= oldest.value.bytes.count
+                m.removeValue(forKey: oldest.key)
+            }
+        }
+    }
+
+    /// Drops a URL's body from memory (tests).
+    static func forget(_ url: String) {
+        memory.withLock { _ = $0.removeValue(forKey: url) }
+    }
+
+    static func recall(_ url: String, hash: UInt64, size: Int) -> [UInt8]? {
+        memory.withLock { m -> [UInt8]? in
+            guard var e = m[url], e.hash == hash, e.bytes.count == size else { return nil }
+            e.used = MonotonicClock.nanoseconds()
+            m[url] = e
+            return e.bytes
+        }
+    }
 
     public init(directory: String, maxBytes: Int = 512 << 20) {
         self.directory = directory
@@ -99,6 +142,10 @@ public final class HTTPCache: Sendable {
             return (fd, meta, offset)
         }
         guard let (fd, meta, offset) = found else { return nil }
+        if let bytes = Self.recall(url, hash: meta.hash, size: meta.size) {
+            close(fd)
+            return Hit(metadata: meta, source: ByteSource(bytes: bytes, name: url))
+        }
         let source = ByteSource(fd: fd, offset: offset, count: meta.size, name: url)
         guard (try? hashOf(source)) == meta.hash else {
             withLock { () -> Void in
@@ -107,6 +154,9 @@ public final class HTTPCache: Sendable {
                 if fstat(fd, &a) == 0, stat(path(for: url), &b) == 0, a.st_ino == b.st_ino { unlink(path(for: url)) }
             }
             return nil
+        }
+        if meta.size <= Self.memoryMaxBytes / 4, let bytes = try? source.allBytes() {
+            Self.remember(url, bytes: bytes, hash: meta.hash)
         }
         return Hit(metadata: meta, source: source)
     }

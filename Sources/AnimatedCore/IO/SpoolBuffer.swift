@@ -70,16 +70,10 @@ public final class SpoolBuffer: Sendable {
                 if let e = Self.spill(&s) { Self.end(&s, failure: e); return e }
             }
             if s.fd >= 0 {
-                var done = 0
-                while done < bytes.count {
-                    let r = pwrite(s.fd, bytes.baseAddress! + done, bytes.count - done, off_t(s.progress.count + done))
-                    if r < 0 {
-                        if errno == EINTR { continue }
-                        let e = "cannot write the temporary spool file: \(String(cString: strerror(errno)))"
-                        Self.end(&s, failure: e)
-                        return e
-                    }
-                    done += r
+                guard pwriteAll(s.fd, bytes, at: s.progress.count) else {
+                    let e = "cannot write the temporary spool file: \(String(cString: strerror(errno)))"
+                    Self.end(&s, failure: e)
+                    return e
                 }
             } else {
                 var rest = UnsafeRawBufferPointer(rebasing: bytes[...])
@@ -140,15 +134,7 @@ public final class SpoolBuffer: Sendable {
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         var offset = 0
         for chunk in s.chunks {
-            let ok = chunk.withUnsafeBytes { b -> Bool in
-                var done = 0
-                while done < b.count {
-                    let r = pwrite(fd, b.baseAddress! + done, b.count - done, off_t(offset + done))
-                    if r < 0 { if errno == EINTR { continue }; return false }
-                    done += r
-                }
-                return true
-            }
+            let ok = chunk.withUnsafeBytes { pwriteAll(fd, $0, at: offset) }
             guard ok else {
                 let e = String(cString: strerror(errno)); close(fd)
                 return "cannot write the temporary spool file: \(e)"

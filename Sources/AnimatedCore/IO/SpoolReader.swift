@@ -38,26 +38,12 @@ public enum SpoolReader {
     /// the first byte (a FIFO nobody writes to); -1 waits as long as it takes.
     public static func start(fd: Int32, into spool: SpoolBuffer, firstDataTimeoutMs: Int32) throws(AnimatedError) {
         let job = Job(fd: fd, spool: spool, timeout: firstDataTimeoutMs)
-        let context = Unmanaged.passRetained(job).toOpaque()
-        #if canImport(Glibc)
-        var t = pthread_t()
-        #else
-        var t: pthread_t?
-        #endif
-        let rc = pthread_create(&t, nil, { raw in
-            Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, context)
-        guard rc == 0 else {
-            Unmanaged<Job>.fromOpaque(context).release()
+        do {
+            try DetachedThread.start("input") { job.run() }
+        } catch {
             close(fd)
-            throw .limitExceeded("cannot start the input thread (error \(rc))")
+            throw error
         }
-        #if canImport(Glibc)
-        pthread_detach(t)
-        #else
-        pthread_detach(t!)
-        #endif
     }
 
     /// The reading thread's work. Owned by that thread alone.

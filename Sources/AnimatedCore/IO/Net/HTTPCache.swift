@@ -180,7 +180,7 @@ public final class HTTPCache: Sendable {
                 guard let n = try? spool.read(at: at, into: buffer), n > 0 else { return nil }
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<n])
                 h = Self.fnv1a(chunk, h)
-                guard writeAll(fd, chunk, at: offset + at) else { return nil }
+                guard pwriteAll(fd, chunk, at: offset + at) else { return nil }
                 at += n
             }
             return h
@@ -203,7 +203,7 @@ public final class HTTPCache: Sendable {
             defer { buffer.deallocate() }
             while at < size {
                 guard let n = try? source.read(at: at, into: buffer), n > 0 else { return nil }
-                guard writeAll(fd, UnsafeRawBufferPointer(rebasing: buffer[..<n]), at: offset + at) else { return nil }
+                guard pwriteAll(fd, UnsafeRawBufferPointer(rebasing: buffer[..<n]), at: offset + at) else { return nil }
                 at += n
             }
             return hash
@@ -219,11 +219,11 @@ public final class HTTPCache: Sendable {
         var ok = false
         defer { close(fd); if !ok { unlink(tmp) } }
         let header = Array(headerText(meta).utf8)
-        guard header.withUnsafeBytes({ writeAll(fd, $0, at: 0) }), let h = body(fd, header.count) else { return false }
+        guard header.withUnsafeBytes({ pwriteAll(fd, $0, at: 0) }), let h = body(fd, header.count) else { return false }
         meta.hash = h
         // The hash goes into its fixed-width field now that it is known.
         let fixed = Array(headerText(meta).utf8)
-        guard fixed.count == header.count, fixed.withUnsafeBytes({ writeAll(fd, $0, at: 0) }), fsync(fd) == 0 else { return false }
+        guard fixed.count == header.count, fixed.withUnsafeBytes({ pwriteAll(fd, $0, at: 0) }), fsync(fd) == 0 else { return false }
         ok = withLock { rename(tmp, path(for: meta.url)) == 0 }
         if ok { evict() }
         return ok
@@ -385,16 +385,6 @@ public final class HTTPCache: Sendable {
 private func hex(_ v: UInt64) -> String {
     let s = String(v, radix: 16)
     return String(repeating: "0", count: 16 - s.count) + s
-}
-
-private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
-    var done = 0
-    while done < bytes.count {
-        let r = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
-        if r < 0 { if errno == EINTR { continue }; return false }
-        done += r
-    }
-    return true
 }
 
 extension String {

@@ -70,7 +70,8 @@ public final class HTTPDownload: Sendable {
         guard curlReady else { throw .network("libcurl failed to initialise") }
         let transfer = Transfer(url: url, options: options, spool: spool, start: start)
         transfer.completed = completed
-        try transfer.launch()
+        // The transfer belongs to its thread from here on.
+        try DetachedThread.start("download") { transfer.run() }
     }
 
     /// Waits until the response is known: a body coming, 304, or a failure.
@@ -111,28 +112,6 @@ private final class Transfer {
     }
 
     deinit { errorBuffer.deallocate() }
-
-    func launch() throws(AnimatedError) {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        #if canImport(Glibc)
-        var t = pthread_t()
-        #else
-        var t: pthread_t?
-        #endif
-        let rc = pthread_create(&t, nil, { raw in
-            Unmanaged<Transfer>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, context)
-        guard rc == 0 else {
-            Unmanaged<Transfer>.fromOpaque(context).release()
-            throw .limitExceeded("cannot start the download thread (error \(rc))")
-        }
-        #if canImport(Glibc)
-        pthread_detach(t)
-        #else
-        pthread_detach(t!)
-        #endif
-    }
 
     private func announce(_ s: DownloadStart) {
         start.withLock { if $0 == nil { $0 = s } }

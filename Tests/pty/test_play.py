@@ -317,7 +317,7 @@ def status_row_blank(cols, rows):
     """A step condition: the bottom row of the emulated screen (the status line) is empty."""
     def cond(_new, out):
         screen = h.AltScreen(cols, rows)
-        pyte.ByteStream(screen).feed(out)
+        pyte.ByteStream(screen).feed(h.without_apc(out))
         return ''.join(screen.buffer[rows - 1][x].data for x in range(cols)).strip() == ''
     return cond
 

@@ -198,6 +198,25 @@ import Testing
         #expect(comp.problems[2] == nil)
     }
 
+    /// A damaged keyframe (full and opaque) is drawn alone, as browsers do: what its data does
+    /// not supply is transparent, whether it is reached in order or by a replay.
+    @Test func damagedKeyframeShowsTransparentWhereDataIsMissing() throws {
+        var w = GIFTestWriter(width: 8, height: 4, palette: Self.palette)
+        w.control(dispose: 1)
+        w.image(width: 8, height: 4, pixels: solid(8, 4, 0))                            // red
+        w.control(dispose: 1)
+        w.image(width: 8, height: 4, pixels: solid(8, 4, 1), invalidCodeAfter: 13)     // green, damaged
+        w.trailer()
+        let d = try open(w)
+        #expect(d.info.frames[1].keyframe)
+        let sequential = try Compositor(decoder: d)
+        sequential.frame(at: 0)
+        let inOrder = sequential.frame(at: 1).snapshot()
+        let replayed = try Compositor(decoder: open(w)).frame(at: 1).snapshot()
+        #expect(inOrder == replayed)
+        #expect(Array(inOrder[0..<4]) == Self.green && Array(inOrder[(13 * 4)..<(14 * 4)]) == Self.clear)
+    }
+
     /// The committed regression fixture (Tests/Fixtures/hostile, made by make.py) shows the same.
     @Test func invalidCodeFixtureKeepsTheFirstThirteenPixels() throws {
         let comp = try Compositor(decoder: AnimationLoader.open(path: Hostile.root + "/files/gif-lzw-invalid-code-mid-frame.gif"))

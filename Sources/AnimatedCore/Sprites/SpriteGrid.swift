@@ -10,13 +10,6 @@ public struct SpriteGrid: Sendable, Equatable {
         self.columns = columns; self.rows = rows; self.margin = margin; self.spacing = spacing
     }
 
-    /// "8x4" (or "8X4") to columns and rows; nil unless both are positive integers.
-    public static func parseSize(_ s: String) -> (columns: Int, rows: Int)? {
-        let parts = s.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "x" || $0 == "X" })
-        guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), c > 0, r > 0 else { return nil }
-        return (c, r)
-    }
-
     public var cellCount: Int { columns * rows }
 
     /// The cell size on a `sheetWidth`×`sheetHeight` sheet: what the margins and spacing leave,

@@ -26,7 +26,9 @@ public enum ProcessStats {
     public static func physicalMemoryBytes() -> Int {
         Int(sysconf(Int32(_SC_PHYS_PAGES))) * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
-    /// Memory available to new allocations without swapping (MemAvailable), in bytes.
+    /// Free physical memory, in bytes: glibc's `_SC_AVPHYS_PAGES` is the kernel's MemFree
+    /// (`sysinfo` freeram), not MemAvailable, so page cache the kernel would reclaim is not
+    /// counted and the figure errs low.
     public static func availableMemoryBytes() -> Int {
         Int(sysconf(Int32(_SC_AVPHYS_PAGES))) * Int(sysconf(Int32(_SC_PAGESIZE)))
     }

@@ -35,7 +35,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "AnimatedCoreTests", dependencies: ["AnimatedCore"]),
+        .testTarget(name: "AnimatedCoreTests", dependencies: ["AnimatedCore", "CWebP"]),
         .testTarget(name: "animplayTests", dependencies: ["animplay", "CNcurses"]),
     ],
     swiftLanguageModes: [.v6]

@@ -78,15 +78,3 @@ import Testing
         #expect(rejected > 0)          // the mutations really did break documents
     }
 }
-
-/// A small deterministic generator (tests must not depend on a random seed).
-struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-}

@@ -13,6 +13,9 @@ public final class WebPDecoder: AnimationDecoder {
     private let file: UnsafeMutableRawBufferPointer
     /// Per frame, its VP8/VP8L bitstream (with any ALPH chunk before it).
     private let bitstreams: [WebPData]
+    /// Per frame, whether libwebp's `WebPAnimDecoder` treats it as a key frame (`IsKeyFrame`):
+    /// it then starts from a transparent canvas and its pixels are copied, not blended.
+    private let copiedFrames: [Bool]
     /// Holds a decoded frame before it is blended with OVER; grown on first use.
     private var scratch: UnsafeMutableRawBufferPointer?
     private var config = WebPDecoderConfig()
@@ -92,6 +95,7 @@ public final class WebPDecoder: AnimationDecoder {
             }
             guard !frames.isEmpty else { throw AnimatedError.invalid("no frames") }
             self.bitstreams = bitstreams
+            copiedFrames = Self.libwebpKeyframes(frames, width: width, height: height)
             info = AnimationInfo(format: .webp, width: width, height: height, frames: frames,
                                  plays: plays, warnings: warnings, timing: options.timing)
         } catch {
@@ -109,7 +113,10 @@ public final class WebPDecoder: AnimationDecoder {
         let f = info.frames[index]
         let r = f.rect
         let fitsCanvas = canvas.width == info.width && canvas.height == info.height
-        if fitsCanvas && (f.blend == .source || !f.hasAlpha) {
+        // A key frame in libwebp's sense finds a transparent canvas (the compositor's keyframes
+        // and disposal guarantee the same), and its pixels are copied as decoded.
+        let copies = f.blend == .source || !f.hasAlpha || copiedFrames[index]
+        if fitsCanvas && copies {
             // Nothing under the frame shows through: decode into the canvas rows directly.
             let stride = canvas.rowBytes
             let origin = canvas.pixels.baseAddress! + (r.y * canvas.width + r.x) * 4
@@ -126,8 +133,45 @@ public final class WebPDecoder: AnimationDecoder {
         }
         let buf = scratch!.baseAddress!.assumingMemoryBound(to: UInt8.self)
         try decode(index, into: buf, stride: r.width * 4, size: bytes)
-        Blend.image(buf, width: r.width, height: r.height, srcStride: r.width * 4,
-                    at: r.x, r.y, onto: canvas, op: f.blend)
+        guard !copies, fitsCanvas else {
+            Blend.image(buf, width: r.width, height: r.height, srcStride: r.width * 4,
+                        at: r.x, r.y, onto: canvas, op: copies ? .source : .over)
+            return
+        }
+        // As libwebp (FindBlendRangeAtRow): where the previous frame was disposed to background
+        // the pixels are copied (the canvas there is transparent); elsewhere they are blended.
+        let prev = info.frames[index - 1]
+        let cleared = prev.dispose == .background ? prev.rect : FrameRect(x: 0, y: 0, width: 0, height: 0)
+        let base = canvas.pixels.baseAddress!
+        for row in 0..<r.height {
+            let y = r.y + row
+            let src = buf + row * r.width * 4
+            let dst = base + (y * canvas.width + r.x) * 4
+            let inside = y >= cleared.y && y < cleared.y + cleared.height
+            let c0 = inside ? min(max(cleared.x - r.x, 0), r.width) : r.width
+            let c1 = inside ? min(max(cleared.x + cleared.width - r.x, c0), r.width) : r.width
+            WebPBlend.row(src, onto: dst, count: c0)
+            (dst + c0 * 4).update(from: src + c0 * 4, count: (c1 - c0) * 4)
+            WebPBlend.row(src + c1 * 4, onto: dst + c1 * 4, count: r.width - c1)
+        }
+    }
+
+    /// libwebp's `IsKeyFrame` over the whole animation: the first frame; a full-canvas frame
+    /// without alpha or without blending; a frame after one disposed to background that was
+    /// full-canvas or a key frame itself.
+    static func libwebpKeyframes(_ frames: [FrameInfo], width: Int, height: Int) -> [Bool] {
+        var out: [Bool] = []
+        out.reserveCapacity(frames.count)
+        for (k, f) in frames.enumerated() {
+            let full = f.rect.covers(width: width, height: height)
+            if k == 0 || ((!f.hasAlpha || f.blend == .source) && full) {
+                out.append(true)
+            } else {
+                let p = frames[k - 1]
+                out.append(p.dispose == .background && (p.rect.covers(width: width, height: height) || out[k - 1]))
+            }
+        }
+        return out
     }
 
     /// Decodes frame `index` as RGBA into `width`×`height` pixels at `dst`, rows `stride` apart.

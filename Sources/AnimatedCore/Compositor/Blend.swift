@@ -1,5 +1,6 @@
 /// Pixel blending onto a canvas. Non-premultiplied RGBA throughout; OVER is the exact
 /// Porter-Duff formula rounded to nearest (so 128 nearly-transparent frames still converge).
+/// APNG uses it (the spec's reference); animated WebP uses `WebPBlend`, the browser's formula.
 public enum Blend {
     /// Blends `count` RGBA pixels from `src` onto `dst`.
     @inline(__always)
@@ -55,6 +56,37 @@ public enum Blend {
             let s = src + (sy + row) * srcStride + sx * 4
             let d = dstBase + ((r.y + row) * canvas.width + r.x) * 4
             Blend.row(s, onto: d, count: r.width, op: op)
+        }
+    }
+}
+
+/// Animated WebP's blend, as browsers do it: libwebp's `WebPAnimDecoder` (`BlendPixelNonPremult`
+/// in anim_decode.c) and Chromium (`BlendSrcOverDstNonPremultiplied`, blink image_frame.cc) use
+/// the same integer formula, which rounds down: the destination weight is
+/// `da * (256 - sa) >> 8`, and each channel is `(s*sa + d*dw) * (2^24 / a) >> 24`. A source
+/// alpha of 255 copies, 0 keeps the destination. Unlike exact OVER this is not the identity over
+/// a transparent pixel (a channel can lose one), which is why WebP keyframes copy instead.
+enum WebPBlend {
+    /// Blends `count` RGBA pixels from `src` onto `dst`.
+    @inline(__always)
+    static func row(_ src: UnsafePointer<UInt8>, onto dst: UnsafeMutablePointer<UInt8>, count: Int) {
+        var i = 0
+        let n = count &* 4
+        while i < n {
+            let sa = UInt32(src[i &+ 3])
+            if sa == 255 {
+                dst[i] = src[i]; dst[i &+ 1] = src[i &+ 1]; dst[i &+ 2] = src[i &+ 2]; dst[i &+ 3] = 255
+            } else if sa != 0 {
+                // All in UInt32 as in C: the products stay below 2^32 (libwebp asserts it).
+                let dw = (UInt32(dst[i &+ 3]) &* (256 &- sa)) >> 8
+                let a = sa &+ dw                         // < 256, and > 0 since sa > 0
+                let scale = (1 << 24) / a
+                dst[i] = UInt8(truncatingIfNeeded: ((UInt32(src[i]) &* sa &+ UInt32(dst[i]) &* dw) &* scale) >> 24)
+                dst[i &+ 1] = UInt8(truncatingIfNeeded: ((UInt32(src[i &+ 1]) &* sa &+ UInt32(dst[i &+ 1]) &* dw) &* scale) >> 24)
+                dst[i &+ 2] = UInt8(truncatingIfNeeded: ((UInt32(src[i &+ 2]) &* sa &+ UInt32(dst[i &+ 2]) &* dw) &* scale) >> 24)
+                dst[i &+ 3] = UInt8(truncatingIfNeeded: a)
+            }
+            i &+= 4
         }
     }
 }

@@ -31,12 +31,13 @@ public final class Compositor {
         // keeps sequential playback linear (a walk back to frame 0 made it quadratic).
         let key = keyframe(atOrBefore: index, stoppingAt: index < currentIndex ? 0 : max(currentIndex, 0))
         if index < currentIndex || key > currentIndex {
-            // Replay from the keyframe on a transparent canvas.
+            // Replay from the keyframe on a transparent canvas. Nothing is disposed first: the
+            // frame before the keyframe was never drawn on this canvas (disposing it would paste
+            // pixels saved for some earlier, unrelated request).
             canvas.clear()
-            currentIndex = key - 1
-            draw(key)
+            draw(key, disposingPrevious: false)
         }
-        while currentIndex < index { draw(currentIndex + 1) }
+        while currentIndex < index { draw(currentIndex + 1, disposingPrevious: true) }
         return canvas
     }
 
@@ -48,9 +49,10 @@ public final class Compositor {
         return k
     }
 
-    /// Disposes `currentIndex` (unless `next` starts a replay) and draws frame `next`.
-    private func draw(_ next: Int) {
-        if currentIndex >= 0 && currentIndex == next - 1 {
+    /// Disposes `currentIndex` (the frame before `next`) when asked, and draws frame `next`.
+    private func draw(_ next: Int, disposingPrevious: Bool) {
+        if disposingPrevious {
+            precondition(currentIndex == next - 1 && currentIndex >= 0, "disposal of a frame not on the canvas")
             let cur = info.frames[currentIndex]
             switch cur.dispose {
             case .none: break

@@ -7,6 +7,7 @@
 /// The first frame is decoded while opening (and kept for the first `blend`), so that an
 /// animation whose first frame is broken also falls back to the default image.
 public final class APNGDecoder: AnimationDecoder {
+    /// The animation as its chunks describe it.
     public let info: AnimationInfo
     let source: ByteSource
 
@@ -24,6 +25,7 @@ public final class APNGDecoder: AnimationDecoder {
     /// Frames that need blending are decoded here first (frame 0 already is, while opening).
     private let scratch: FrameScratch
 
+    /// Indexes the PNG/APNG in `source` and decodes its first frame; throws when no frame can be shown.
     public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         self.source = source
         let index = try APNGChunkParser.parse(source, limits: options.limits)
@@ -81,6 +83,7 @@ public final class APNGDecoder: AnimationDecoder {
                              plays: plays, warnings: warnings, timing: options.timing)
     }
 
+    /// Decodes frame `index` and draws it onto `canvas` with the frame's blend op (no disposal: see `Compositor`).
     public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
         let plan = plans[index]
         let r = plan.rect

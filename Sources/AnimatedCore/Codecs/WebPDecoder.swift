@@ -7,6 +7,7 @@ import CWebP
 /// (the demuxer rejects files where they do not), which lets opaque or no-blend frames decode
 /// straight into the canvas.
 public final class WebPDecoder: AnimationDecoder {
+    /// The animation as its chunks describe it.
     public let info: AnimationInfo
 
     /// The whole file; `bitstreams` point into it.
@@ -20,6 +21,7 @@ public final class WebPDecoder: AnimationDecoder {
     private let scratch = FrameScratch()
     private var config = WebPDecoderConfig()
 
+    /// Demuxes the WebP in `source` (libwebpdemux): frames, delays, loop count.
     public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         // The canvas size sits in the first 30 bytes: refuse a pixel bomb before reading the file.
         if let (w, h) = Self.canvasSize(head: try source.bytes(at: 0, length: 64)) {
@@ -108,6 +110,7 @@ public final class WebPDecoder: AnimationDecoder {
         file.deallocate()
     }
 
+    /// Decodes frame `index` and draws it onto `canvas` as browsers do (no disposal: see `Compositor`).
     public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
         let f = info.frames[index]
         let r = f.rect

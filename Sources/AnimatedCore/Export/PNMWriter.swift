@@ -6,6 +6,7 @@ import Darwin
 
 /// Writes frames as binary PPM (alpha composited over a background) or PAM (RGBA).
 public enum PNMWriter {
+    /// PPM (RGB over a background) or PAM (RGBA).
     public enum Format: String, Sendable, CaseIterable { case ppm, pam }
 
     /// Encodes `canvas` into a PPM/PAM file image.

@@ -74,7 +74,7 @@ struct SourceOptions: ParsableArguments {
         if givenFiles.isEmpty && isatty(0) != 0 {
             throw ValidationError("no image given: name a FILE, or pipe one into animplay (cat x.gif | animplay -)")
         }
-        if let sprite, SpriteGrid.parseSize(sprite) == nil {
+        if let sprite, parseWxH(sprite) == nil {
             throw ValidationError("--sprite must be CxR with positive numbers of columns and rows (e.g. 8x4), got '\(sprite)'")
         }
         if sprite != nil && atlas != nil { throw ValidationError("--sprite and --atlas cannot be combined: choose a grid or an atlas") }
@@ -124,8 +124,8 @@ struct SourceOptions: ParsableArguments {
                 return try InputSource.open(first, options: options, network: network, progressive: progressive)
             }
             let layout: SpriteSheetSpec.Layout
-            if let sprite, let size = SpriteGrid.parseSize(sprite) {
-                layout = .grid(SpriteGrid(columns: size.columns, rows: size.rows, margin: margin ?? 0, spacing: spacing ?? 0))
+            if let sprite, let (columns, rows) = parseWxH(sprite) {
+                layout = .grid(SpriteGrid(columns: columns, rows: rows, margin: margin ?? 0, spacing: spacing ?? 0))
             } else {
                 let path = atlas!
                 do { layout = .atlas(try AtlasParser.load(path: path), tag: tag) } catch {

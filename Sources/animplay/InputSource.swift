@@ -33,11 +33,11 @@ enum InputSource {
     static func open(spool: SpoolBuffer, options: DecodeOptions, progressive: Bool) throws(AnimatedError) -> any AnimationDecoder {
         var seen = spool.waitForMore(than: 15)!
         let head = try ByteSource(spool: spool).bytes(at: 0, length: 16)
-        let kind = FormatSniffer.sniff(head)
+        let known = AnimationLoader.recognizes(head)
         // Not an image (an HTML page, say): no need to wait for the rest.
-        if kind == nil && head.count == 16 { throw .unsupportedFormat("not a GIF, PNG/APNG or WebP file") }
+        if !known && head.count == 16 { throw .unsupportedFormat("not a GIF, PNG/APNG or WebP file") }
         if progressive && !seen.finished {
-            if kind != nil {
+            if known {
                 while !seen.finished {
                     let source = ByteSource(spool: spool)
                     do {

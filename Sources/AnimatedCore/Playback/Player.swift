@@ -21,6 +21,7 @@
 /// the requested mode and plays apply once the animation is complete. Wire the source's growth
 /// to `sourceGrowthHandler`.
 public final class Player {
+    /// The animation being played.
     public private(set) var info: AnimationInfo
     private let buffer: FrameBuffer
     private var producer: ProducerThread?
@@ -139,6 +140,7 @@ public final class Player {
 
     // MARK: display loop
 
+    /// Advances the schedule to now and says what to draw and when to call again. Never blocks.
     public func update() -> PlayerUpdate {
         let now = time.now()
         if let next = buffer.takePublished() { adopt(next, now) }
@@ -353,6 +355,7 @@ public final class Player {
 
     // MARK: state
 
+    /// Figures for a status line: position, plays, rate, buffer.
     public var status: PlayerStatus {
         let stats = buffer.stats
         let order = schedule.order
@@ -370,10 +373,10 @@ public final class Player {
     }
 
     /// The frame buffer's figures (bytes, peak, decodes, evictions).
-    public var bufferStats: FrameBufferStats { buffer.stats }
+    var bufferStats: FrameBufferStats { buffer.stats }
 
     /// The timeline position being shown (for tests and diagnostics).
-    public var timelinePosition: Int { position }
+    var timelinePosition: Int { position }
 
     // MARK: helpers
 

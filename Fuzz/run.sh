@@ -56,7 +56,7 @@ build_harness() {
   swiftc -O -parse-as-library -sanitize=fuzzer,address -swift-version 6 \
     -I "$OUT" -I Sources/CGIF -I Sources/CPNG/include -I Sources/CWebP -I Sources/CCurl \
     Fuzz/Harnesses/FuzzSupport.swift "Fuzz/Harnesses/$file" \
-    -L "$OUT" -lAnimatedCore -lgif -lpng16 -lwebp -lwebpdemux -lcurl \
+    -L "$OUT" -lAnimatedCore -lgif -lpng16 -lwebp -lwebpdemux \
     -o "$bin" 2> >(grep -v "ld.gold: warning: Cannot export local symbol" >&2)
 }
 

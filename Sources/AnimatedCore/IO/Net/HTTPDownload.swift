@@ -67,7 +67,7 @@ public final class HTTPDownload: Sendable {
         self.url = url
         spool = SpoolBuffer(name: url, memoryCap: memoryCap)
         start = Monitor(nil)
-        guard curlReady else { throw .network("libcurl failed to initialise") }
+        guard curlReady else { throw .network("libcurl (libcurl.so.4, Debian package libcurl4) is not installed or failed to initialise") }
         let transfer = Transfer(url: url, options: options, spool: spool, start: start)
         transfer.completed = completed
         // The transfer belongs to its thread from here on.
@@ -86,8 +86,9 @@ public final class HTTPDownload: Sendable {
     }
 }
 
-/// libcurl's global initialisation, once per process, before the first handle.
-private let curlReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+/// libcurl's global initialisation (and loading: see Sources/CCurl/shim.h), once per process,
+/// before the first handle.
+private let curlReady: Bool = animplay_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
 /// The transfer thread's state. Owned by that thread alone; curl's callbacks reach it through
 /// their user pointer.
@@ -119,17 +120,17 @@ private final class Transfer {
     }
 
     func run() {
-        guard let h = curl_easy_init() else {
+        guard let h = animplay_curl_easy_init() else {
             announce(.failed("libcurl could not create a transfer", httpStatus: nil))
             spool.finish(failure: "libcurl could not create a transfer")
             return
         }
         handle = h
-        defer { curl_easy_cleanup(h) }
+        defer { animplay_curl_easy_cleanup(h) }
         var list: UnsafeMutablePointer<curl_slist>?
-        if let tag = options.ifNoneMatch { list = curl_slist_append(list, "If-None-Match: \(tag)") }
-        if let date = options.ifModifiedSince { list = curl_slist_append(list, "If-Modified-Since: \(date)") }
-        defer { curl_slist_free_all(list) }
+        if let tag = options.ifNoneMatch { list = animplay_curl_slist_append(list, "If-None-Match: \(tag)") }
+        if let date = options.ifModifiedSince { list = animplay_curl_slist_append(list, "If-Modified-Since: \(date)") }
+        defer { animplay_curl_slist_free_all(list) }
 
         let me = Unmanaged.passUnretained(self).toOpaque()
         _ = animplay_curl_set_string(h, CURLOPT_URL, url)
@@ -160,7 +161,7 @@ private final class Transfer {
             return t.body(UnsafeRawBufferPointer(start: ptr, count: size * n)) ? size * n : 0
         }
 
-        let rc = curl_easy_perform(h)
+        let rc = animplay_curl_easy_perform(h)
         let status = animplay_curl_info_long(h, CURLINFO_RESPONSE_CODE)
         if response == nil && failure == nil && rc == CURLE_OK {
             // No body was written: an empty 2xx, a 304, or an error status without a body.
@@ -248,7 +249,7 @@ private final class Transfer {
     /// One line for a libcurl failure.
     private func describe(_ rc: CURLcode) -> String {
         let detail = String(cString: errorBuffer)
-        let curl = detail.isEmpty ? String(cString: curl_easy_strerror(rc)) : detail
+        let curl = detail.isEmpty ? String(cString: animplay_curl_easy_strerror(rc)) : detail
         switch rc {
         case CURLE_COULDNT_RESOLVE_HOST: return "cannot resolve the host name (\(curl))"
         case CURLE_COULDNT_RESOLVE_PROXY: return "cannot resolve the proxy (\(curl))"

@@ -167,3 +167,10 @@ def test_proxy_from_the_environment_is_used(server):
     assert r.returncode == 0, r.stderr
     assert b'frames    2' in r.stdout
     assert server.requests[0]['path'].startswith('http://images.example.test/')
+
+
+def test_libcurl_is_not_linked():
+    # libcurl and its ~30 dependencies are loaded on the first URL only (dlopen), not at every
+    # start of the program.
+    r = subprocess.run(['ldd', h.binary()], capture_output=True, text=True)
+    assert r.returncode == 0 and 'libcurl' not in r.stdout, r.stdout

@@ -174,3 +174,18 @@ def test_libcurl_is_not_linked():
     # start of the program.
     r = subprocess.run(['ldd', h.binary()], capture_output=True, text=True)
     assert r.returncode == 0 and 'libcurl' not in r.stdout, r.stdout
+
+
+def test_quit_while_downloading_restores_the_terminal(server):
+    # q as soon as the first frame shows, while the server holds the rest of the file: the
+    # program ends at once (the transfer thread does not keep it alive) and cleanly.
+    sent = []
+
+    def watch(screen, master):
+        if not sent and RED in ptywatch.colours_on(screen):
+            sent.append(len(server.requests))
+            os.write(master, b'q')
+    res = ptywatch.run([server.url('/f/four.gif?gate=1'), '--loop', '0'], watch=watch, timeout=30)
+    assert sent == [0]
+    assert res.status == 0 and res.stty_after == res.stty_before
+    assert res.screen.alt_entries == 1

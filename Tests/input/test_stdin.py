@@ -97,3 +97,26 @@ def test_play_from_pipe_without_tty_is_a_clear_error(gif):
                        start_new_session=True)
     assert r.returncode == 1
     assert b'no terminal (/dev/tty)' in r.stderr
+
+
+def test_pipe_plays_before_it_ends():
+    """Half the GIF goes into the pipe; the rest only once the first frame is on screen."""
+    import ptywatch
+    p = os.path.join(TMP, 'three.gif')
+    write_gif(p, 40, 20, [[RED] * 800, [BLUE] * 800, [(0, 200, 0)] * 800], delay_cs=5, loops=1)
+    data = open(p, 'rb').read()
+    r_fd, w_fd = os.pipe()
+    os.write(w_fd, data[:len(data) * 2 // 3])
+    released = []
+
+    def watch(screen, master):
+        if not released and RED in ptywatch.colours_on(screen):
+            os.write(w_fd, data[len(data) * 2 // 3:]); os.close(w_fd)
+            released.append(True)
+    res = ptywatch.run(['-'], watch=watch, stdin=r_fd, timeout=30)
+    os.close(r_fd)
+    if not released:
+        os.close(w_fd)
+    assert released, 'nothing shown while the pipe was still open'
+    assert res.status == 0
+    assert (0, 200, 0) in ptywatch.colours_on(res.screen)      # the last frame stays

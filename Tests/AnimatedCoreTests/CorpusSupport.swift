@@ -107,7 +107,11 @@ enum Corpus {
             }
         }
         guard let comp = try? Compositor(decoder: decoder) else { return failures + ["no compositor"] }
-        for name in expectedFiles(c) {
+        // Missing expected frames must not pass as "nothing to compare".
+        let files = expectedFiles(c)
+        let wanted = c.check == "all-frames" ? info.frameCount : 1
+        if files.count != wanted { failures.append("\(files.count) expected frames stored, \(wanted) needed") }
+        for name in files {
             let idx = Int(name.dropFirst("frame-".count).dropLast(".png".count))!
             guard idx < info.frameCount else { failures.append("no frame \(idx)"); continue }
             guard let want = try? expectedFrame(c.expectedDir + "/" + name) else {

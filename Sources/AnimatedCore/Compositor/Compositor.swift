@@ -69,6 +69,13 @@ public final class Compositor {
             try decoder.blend(frame: next, onto: canvas)
         } catch {
             problems[next] = error.description
+            if disposingPrevious && f.keyframe {
+                // Browsers decode a keyframe alone (Chromium: no required previous frame), so
+                // what its damaged data does not supply is transparent, not the frame before:
+                // draw it again on a clear canvas, exactly as a replay from it would.
+                canvas.clear()
+                try? decoder.blend(frame: next, onto: canvas)
+            }
         }
         framesDecoded += 1
         currentIndex = next

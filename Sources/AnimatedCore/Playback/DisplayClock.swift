@@ -28,8 +28,11 @@ struct DisplayClock: Sendable {
         guard !isHeld else { return nil }
         guard x > anchorNominal else { return anchorTime }
         let ahead = x - anchorNominal
-        if speed == 1 { return anchorTime + UInt64(ahead) }
-        return anchorTime + UInt64((Double(ahead) / speed).rounded(.up))
+        let room = UInt64.max - anchorTime
+        // Saturates: a deadline decades away (the longest schedules, slow speeds) is "never".
+        if speed == 1 { return UInt64(ahead) >= room ? .max : anchorTime + UInt64(ahead) }
+        let wait = (Double(ahead) / speed).rounded(.up)
+        return wait >= Double(room) ? .max : anchorTime + UInt64(wait)
     }
 
     /// Re-anchors at nominal `x` now (keeps held or running).

@@ -11,6 +11,11 @@ struct PlaybackSchedule: Sendable {
     /// Nominal time at which the last play ends; nil when playing forever.
     let end: Int?
 
+    /// Cap on the length of one pass through the frames, 2^60 ns (36 years): sums of display
+    /// delays saturate there, so that nothing below (bounce cycles, play counts, deadlines) can
+    /// overflow. 141 000 frames of 65 535 s, inside the default limits, would reach 2^63.
+    static let maxCycleNanoseconds = 1 << 60
+
     init(info: AnimationInfo, order: PlaybackOrder) {
         self.init(durations: info.frames.indices.map { info.displayMs(at: $0) }, order: order)
     }
@@ -28,7 +33,8 @@ struct PlaybackSchedule: Sendable {
         // (what browsers do with tiny delays).
         if ns.allSatisfy({ $0 == 0 }) { ns = Array(repeating: 100_000_000, count: ns.count) }
         var sums = [Int](repeating: 0, count: ns.count + 1)
-        for i in ns.indices { sums[i + 1] = sums[i] + ns[i] }
+        // Each delay is at most a day (2^46.3 ns), so a capped sum plus one never overflows.
+        for i in ns.indices { sums[i + 1] = min(sums[i] + ns[i], Self.maxCycleNanoseconds) }
         prefix = sums
         let n = order.frameCount
         if order.mode == .bounce && n > 1 {
@@ -66,7 +72,10 @@ struct PlaybackSchedule: Sendable {
     /// Nominal start of timeline position `t` (also valid one past the last position).
     func start(of t: Int) -> Int {
         let c = order.cycleLength
-        return (t / c) &* cycleNanoseconds &+ start(atCycle: t % c)
+        // Saturates: only a forever-playing timeline centuries long could get there.
+        let (plays, o1) = (t / c).multipliedReportingOverflow(by: cycleNanoseconds)
+        let (x, o2) = plays.addingReportingOverflow(start(atCycle: t % c))
+        return o1 || o2 ? .max : x
     }
 
     /// Nominal duration of position `t`.

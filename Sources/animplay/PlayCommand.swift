@@ -28,6 +28,7 @@ struct Play: ParsableCommand {
 
     @OptionGroup var source: SourceOptions
     @OptionGroup var decodeOptions: DecodeOptionGroup
+    @OptionGroup var palette: PaletteOptions
 
     @Option(name: .customLong("loop"), help: ArgumentHelp("Number of plays; 0 = forever (default: the file's own count).", valueName: "N"))
     var plays: Int?
@@ -125,7 +126,8 @@ struct Play: ParsableCommand {
         let view = PlaybackView(screen: screen, mode: colorMode, path: path,
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
         let loop = PlaybackLoop(player: player, renderSize: first.size, view: view, screen: screen, signals: signals,
-                                renderer: CellRenderer(mode: colorMode, background: background),
+                                renderer: CellRenderer(mode: colorMode, background: background, dither: palette.dither,
+                                                       palette16: probe.report.answeredPalette16),
                                 showStatus: status, layoutFor: layoutFor)
         loop.notes = [backgroundNote].compactMap { $0 }
         let end = loop.run()
@@ -183,9 +185,11 @@ struct Play: ParsableCommand {
         }
         let frame = AreaAverageScaler().scale(compositor.frame(at: 0), index: 0, to: layout.size)
         let grid = CellGrid()
+        // The terminal is asked only when its answers matter: its background, its 16 colours.
         let request = BackgroundRequest(bg)!
-        let background = request.resolve(request == .auto ? TerminalProbe.run().report : TerminalReport()).mode
-        CellRenderer(mode: colorMode, background: background).render(frame, into: grid)
+        let report = request == .auto || colorMode == .palette16 ? TerminalProbe.run().report : TerminalReport()
+        CellRenderer(mode: colorMode, background: request.resolve(report).mode, dither: palette.dither,
+                     palette16: report.answeredPalette16).render(frame, into: grid)
         var writer = SGRCellWriter(mode: colorMode)
         writer.printLines(grid)
         TerminalOutput.write(1, writer.bytes)

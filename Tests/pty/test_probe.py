@@ -105,3 +105,14 @@ def test_a_key_typed_during_the_probe_reaches_the_player(forever_gif, profile):
     assert res.status == 0, res.output[-300:]
     assert res.wall < 8
     assert_clean(res)
+
+
+def test_replies_after_the_budget_are_not_keys(forever_gif):
+    # A slow terminal answers 300 ms late, while the player reads keys: its replies hold Esc,
+    # 'r' (reverse) and '0' (restart). They must do nothing; the 'q' typed later quits.
+    res = t.run([forever_gif, '--status'], t.KITTY, delay=0.3, actions=[(1.5, b'q')], timeout=10)
+    assert res.status == 0
+    assert res.wall >= 1.5, 'quit before the q: a late reply was taken as Esc'
+    status = ''.join(ch.data for ch in res.screen.alt_snapshots[-1][23].values())
+    assert 'frame' in status and 'reverse' not in status, status
+    assert res.stty_before == res.stty_after

@@ -7,7 +7,7 @@ import pytest
 import ptyharness as h
 
 TMP = tempfile.mkdtemp(prefix='animplay-probe-x-')
-needed = ['Xvfb', 'kitty', 'xterm', 'script']
+needed = ['Xvfb', 'kitty', 'xterm', 'script', 'tmux']
 pytestmark = pytest.mark.skipif(any(shutil.which(n) is None for n in needed),
                                 reason='needs ' + ', '.join(needed) + ' (scripts/install-deps)')
 
@@ -30,12 +30,25 @@ def display():
     xvfb.wait()
 
 
-def probe_in(terminal_cmd, display, name):
+def probe_in(terminal_cmd, display, name, tmux_conf=None):
     log = os.path.join(TMP, name + '.typescript')
     inner = f'script -q -c "{h.binary()} probe" {log}'
     env = dict(os.environ, DISPLAY=display, LIBGL_ALWAYS_SOFTWARE='1')
-    subprocess.run(terminal_cmd + ['sh', '-c', inner], env=env, timeout=60,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env.pop('TMUX', None)
+    if tmux_conf is not None:
+        conf = os.path.join(TMP, name + '.tmux.conf')
+        with open(conf, 'w') as f:
+            f.write(tmux_conf)
+        socket = os.path.join(TMP, name + '.sock')
+        inner_cmd = ['tmux', '-S', socket, '-f', conf, 'new-session', inner]
+    else:
+        inner_cmd = ['sh', '-c', inner]
+    try:
+        subprocess.run(terminal_cmd + inner_cmd, env=env, timeout=60,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    finally:
+        if tmux_conf is not None:
+            subprocess.run(['tmux', '-S', socket, 'kill-server'], stderr=subprocess.DEVNULL)
     text = open(log, 'rb').read().decode('utf-8', 'replace')
     facts = {}
     for line in text.splitlines():
@@ -64,3 +77,24 @@ def test_real_xterm_with_sixel(display):
     assert f['version'].startswith('XTerm(')
     assert f['background'] == '#ffffff'
     assert f['palette 0-15'].split()[1] == '#cd0000'
+
+
+KITTY = ['kitty', '--config', 'NONE', '-o', 'allow_remote_control=no']
+
+
+def test_kitty_through_tmux_passthrough(display):
+    f = probe_in(KITTY, display, 'tmux-on', tmux_conf='set -g allow-passthrough on\n')
+    assert f['inside tmux'] == 'true'
+    assert '2 replies' in f['answered DA1']                 # tmux's own, then kitty's
+    assert f['kitty graphics'].startswith('true')
+    assert f['version'].startswith('kitty(')                # the outer terminal's
+    assert f['background'] == '#000000'
+
+
+def test_tmux_without_passthrough_costs_the_budget(display):
+    f = probe_in(KITTY, display, 'tmux-off', tmux_conf='set -g allow-passthrough off\n')
+    assert f['inside tmux'] == 'true'
+    assert f['answered DA1'].startswith('true') and 'replies' not in f['answered DA1']
+    assert f['kitty graphics'] == 'false'
+    assert f['version'].startswith('tmux')
+    assert 100 <= int(f['elapsed ms']) < 1000

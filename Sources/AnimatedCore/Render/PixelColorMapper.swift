@@ -15,10 +15,10 @@ public enum DitherMode: String, Sendable, CaseIterable {
 /// Kept apart from glyph choice so renderers differ only in how they build cells.
 ///
 /// One mapper per thread: it owns its quantiser's cache and its scratch buffers.
-public final class PixelColorMapper {
-    public let mode: ColorMode
-    public let background: BackgroundMode
-    public let dither: DitherMode
+final class PixelColorMapper {
+    let mode: ColorMode
+    let background: BackgroundMode
+    let dither: DitherMode
     let quantizer: PaletteQuantizer?
     private var out: UnsafeMutablePointer<UInt32>
     private var capacity = 0
@@ -26,7 +26,7 @@ public final class PixelColorMapper {
     private var errorCapacity = 0
     private var mixer: PaletteMixer?   // ordered dithering's two-entry plans, made on first use
 
-    public init(mode: ColorMode, background: BackgroundMode, dither: DitherMode = .none,
+    init(mode: ColorMode, background: BackgroundMode, dither: DitherMode = .none,
                 palette16: [RGBColor]? = nil) {
         self.mode = mode; self.background = background
         self.dither = mode == .truecolor ? .none : dither
@@ -46,7 +46,7 @@ public final class PixelColorMapper {
         15, 47, 7, 39, 13, 45, 5, 37, 63, 31, 55, 23, 61, 29, 53, 21]
 
     /// The colours of `frame`, row-major, valid until the next call.
-    public func map(_ frame: ScaledFrame) -> UnsafePointer<UInt32> {
+    func map(_ frame: ScaledFrame) -> UnsafePointer<UInt32> {
         let w = frame.size.width, h = frame.size.height, n = w * h
         if n > capacity {
             out.deallocate(); out = .allocate(capacity: n); capacity = n

@@ -59,7 +59,7 @@ final class PixelColorMapper {
             case (let q?, .none):
                 for i in 0..<n { out[i] = Self.index(q, background.shown(px + i * 4, x: i % w, y: i / w)) }
             case (let q?, .ordered):
-                if mode == .palette16 { mapOrderedMix(px, w, h, q) } else { mapOrderedOffset(px, w, h, q) }
+                mapOrdered(px, w, h, q)
             case (let q?, .diffusion):
                 mapDiffused(px, w, h, q)
             }
@@ -72,10 +72,14 @@ final class PixelColorMapper {
         c == CellColor.terminalDefault ? c : UInt32(q.index(UInt8(c >> 16), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)))
     }
 
-    /// 256 colours: the threshold pattern offsets the colour by up to ± half a cube step
-    /// (steps are 40 code values) before quantising: the cube is evenly spaced, so this is the
-    /// better of the two ways there (Benchmarks/palette16.py).
-    private func mapOrderedOffset(_ px: UnsafePointer<UInt8>, _ w: Int, _ h: Int, _ q: PaletteQuantizer) {
+    /// Ordered dithering with the 8×8 Bayer pattern.
+    /// - 16 colours: two-entry mixes (see `PaletteMixer`): the 16 colours are spaced unevenly.
+    /// - 256 colours: the pattern offsets the colour by up to ± half a cube step (steps are 40
+    ///   code values) before quantising: the cube is evenly spaced, and this measured better
+    ///   there than the mixes (Benchmarks/palette16.py).
+    private func mapOrdered(_ px: UnsafePointer<UInt8>, _ w: Int, _ h: Int, _ q: PaletteQuantizer) {
+        if mode == .palette16 && mixer == nil { mixer = PaletteMixer(quantizer: q) }
+        let mixer = mode == .palette16 ? mixer : nil
         let spread: Float = 40
         Self.bayer.withUnsafeBufferPointer { bayer in
             for y in 0..<h {
@@ -84,26 +88,14 @@ final class PixelColorMapper {
                     let i = y * w + x
                     let c = background.shown(px + i * 4, x: x, y: y)
                     if c == CellColor.terminalDefault { out[i] = c; continue }
-                    let o = ((Float(row[x & 7]) + 0.5) / 64 - 0.5) * spread
-                    @inline(__always) func ch(_ v: UInt32) -> UInt8 { UInt8(min(max(Float(v) + o, 0), 255).rounded()) }
-                    out[i] = UInt32(q.index(ch(c >> 16), ch(c >> 8 & 0xFF), ch(c & 0xFF)))
-                }
-            }
-        }
-    }
-
-    /// 16 colours: two-entry mixes (see `PaletteMixer`).
-    private func mapOrderedMix(_ px: UnsafePointer<UInt8>, _ w: Int, _ h: Int, _ q: PaletteQuantizer) {
-        if mixer == nil { mixer = PaletteMixer(quantizer: q) }
-        let mixer = mixer!
-        Self.bayer.withUnsafeBufferPointer { bayer in
-            for y in 0..<h {
-                let row = bayer.baseAddress! + (y & 7) * 8
-                for x in 0..<w {
-                    let i = y * w + x
-                    let c = background.shown(px + i * 4, x: x, y: y)
-                    if c == CellColor.terminalDefault { out[i] = c; continue }
-                    out[i] = UInt32(mixer.index(UInt8(c >> 16), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF), level: Int(row[x & 7])))
+                    let level = Int(row[x & 7])
+                    if let mixer {
+                        out[i] = UInt32(mixer.index(UInt8(c >> 16), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF), level: level))
+                    } else {
+                        let o = ((Float(level) + 0.5) / 64 - 0.5) * spread
+                        @inline(__always) func ch(_ v: UInt32) -> UInt8 { UInt8(min(max(Float(v) + o, 0), 255).rounded()) }
+                        out[i] = UInt32(q.index(ch(c >> 16), ch(c >> 8 & 0xFF), ch(c & 0xFF)))
+                    }
                 }
             }
         }

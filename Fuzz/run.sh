@@ -3,7 +3,7 @@
 #
 #   Fuzz/run.sh                    every harness, 1 000 000 executions each
 #   Fuzz/run.sh gif [RUNS]         one harness (gif, apng, webp, atlas, terminal)
-#   Fuzz/run.sh smoke              every harness for 12 s (CI: 48 s of fuzzing in all)
+#   Fuzz/run.sh smoke              every harness for 12 s (CI: 60 s of fuzzing in all)
 #   Fuzz/run.sh build              build only
 #   Fuzz/run.sh repro gif FILE...  run inputs once (a crash file, a regression fixture)
 #

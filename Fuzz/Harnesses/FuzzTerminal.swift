@@ -33,11 +33,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// Consecutive key runs as one (a read boundary may split a run of keys).
+/// Consecutive key runs as one (a read boundary may split a run of keys); linear time.
 private func merged(_ events: [TerminalReplyParser.Event]) -> [TerminalReplyParser.Event] {
     var out: [TerminalReplyParser.Event] = []
+    var keys: [UInt8] = []
     for e in events {
-        if case .keys(let k) = e, case .keys(let prev)? = out.last { out[out.count - 1] = .keys(prev + k) } else { out.append(e) }
+        if case .keys(let k) = e { keys += k; continue }
+        if !keys.isEmpty { out.append(.keys(keys)); keys = [] }
+        out.append(e)
     }
+    if !keys.isEmpty { out.append(.keys(keys)) }
     return out
 }

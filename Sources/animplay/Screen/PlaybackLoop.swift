@@ -26,6 +26,8 @@ final class PlaybackLoop {
     let grid = CellGrid()
     private(set) var hasFrame = false
     private var showStatus: Bool
+    /// Facts for the status line that do not change while playing (e.g. an assumed background).
+    var notes: [String] = []
     /// Where frames go for a given box (rows × columns of cells available for the image).
     private let layoutFor: (_ rows: Int, _ columns: Int) -> RenderLayout
     private var layout: RenderLayout
@@ -149,6 +151,7 @@ final class PlaybackLoop {
         ]
         if s.mode != .normal { parts.append(s.mode.rawValue) }
         if s.paused { parts.append("paused") }
+        parts += notes
         // Right after the frame counter: on a narrow terminal the line is cut at the right.
         if let download { parts.insert(Self.downloadText(download.progress, now: lastStatusDraw), at: 1) }
         return " " + parts.joined(separator: "  ")

@@ -28,6 +28,7 @@ struct Play: ParsableCommand {
 
     @OptionGroup var source: SourceOptions
     @OptionGroup var decodeOptions: DecodeOptionGroup
+    @OptionGroup var symbolOptions: SymbolOptions
 
     @Option(name: .customLong("loop"), help: ArgumentHelp("Number of plays; 0 = forever (default: the file's own count).", valueName: "N"))
     var plays: Int?
@@ -105,7 +106,8 @@ struct Play: ParsableCommand {
                                     bufferBytes: bufferMb.map { $0 << 20 })
         let player: Player
         do {
-            player = try Player(decoder: decoder, options: options, scaler: AreaAverageScaler(), renderSize: first.size)
+            player = try Player(decoder: decoder, options: options, scaler: symbolOptions.scaler(background: background),
+                                renderSize: first.size)
         } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
@@ -176,9 +178,10 @@ struct Play: ParsableCommand {
         do { compositor = try Compositor(decoder: decoder) } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
-        let frame = AreaAverageScaler().scale(compositor.frame(at: 0), index: 0, to: layout.size)
+        let background = parseBackground(bg)!
+        let frame = symbolOptions.scaler(background: background).scale(compositor.frame(at: 0), index: 0, to: layout.size)
         let grid = CellGrid()
-        CellRenderer(mode: colorMode, background: parseBackground(bg)!).render(frame, into: grid)
+        CellRenderer(mode: colorMode, background: background).render(frame, into: grid)
         var writer = SGRCellWriter(mode: colorMode)
         writer.printLines(grid)
         TerminalOutput.write(1, writer.bytes)

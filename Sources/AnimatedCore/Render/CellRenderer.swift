@@ -22,6 +22,8 @@ public final class CellRenderer {
 
     /// Renders `frame` into `grid`, resizing it to width × ⌈height/2⌉ cells.
     public func render(_ frame: ScaledFrame, into grid: CellGrid) {
+        if let cells = frame.cells { render(cells, into: grid); return }
+        grid.symbols = .half
         let w = frame.size.width, h = frame.size.height
         let rows = (h + 1) / 2
         if grid.columns != w || grid.rows != rows { grid.resize(columns: w, rows: rows) }
@@ -51,6 +53,15 @@ public final class CellRenderer {
     /// The cell colour of one RGBA pixel after background handling and quantisation.
     @inline(__always)
     private func color(_ p: UnsafePointer<UInt8>, x: Int, y: Int) -> UInt32 {
+        let c = Self.displayed(p, x: x, y: y, background: background)
+        guard let q = quantizer, c != CellColor.terminalDefault else { return c }
+        return UInt32(q.index(UInt8(c >> 16), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)))
+    }
+
+    /// What one RGBA pixel at half-block pixel (x, y) shows after background handling:
+    /// 0xRRGGBB, or the terminal's default colour.
+    @inline(__always)
+    static func displayed(_ p: UnsafePointer<UInt8>, x: Int, y: Int, background: BackgroundMode) -> UInt32 {
         var r = p[0], g = p[1], b = p[2]
         let a = p[3]
         if a != 255 {
@@ -65,7 +76,6 @@ public final class CellRenderer {
                 r = Self.over(r, c, a); g = Self.over(g, c, a); b = Self.over(b, c, a)
             }
         }
-        if let q = quantizer { return UInt32(q.index(r, g, b)) }
         return UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
     }
 
@@ -74,5 +84,29 @@ public final class CellRenderer {
     static func over(_ c: UInt8, _ bg: UInt8, _ a: UInt8) -> UInt8 {
         let v = UInt32(c) * UInt32(a) + UInt32(bg) * (255 - UInt32(a))
         return UInt8((v + 127) / 255)
+    }
+
+    /// Cells whose glyphs `SymbolEncoder` chose: only the colours are mapped (palette modes),
+    /// then each cell is stored in canonical form.
+    private func render(_ cells: SymbolCells, into grid: CellGrid) {
+        grid.symbols = cells.symbols
+        if grid.columns != cells.columns || grid.rows != cells.rows {
+            grid.resize(columns: cells.columns, rows: cells.rows)
+        }
+        cells.masks.withUnsafeBufferPointer { masks in
+            cells.foregrounds.withUnsafeBufferPointer { fgs in
+                cells.backgrounds.withUnsafeBufferPointer { bgs in
+                    for i in 0..<cells.count {
+                        grid.set(i, mask: masks[i], foreground: mapped(fgs[i]), background: mapped(bgs[i]))
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private func mapped(_ c: UInt32) -> UInt32 {
+        guard let q = quantizer, c != CellColor.terminalDefault else { return c }
+        return UInt32(q.index(UInt8(c >> 16), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)))
     }
 }

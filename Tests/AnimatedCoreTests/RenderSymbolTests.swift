@@ -95,10 +95,17 @@ func coverage2x12(_ set: SymbolSet, _ mask: UInt8) -> [Bool] {
 @Suite struct RenderSymbolEncoderTests {
     let D = CellColor.terminalDefault
 
-    /// The squared error in linear light of drawing `colors` as `mask` with the groups' means.
-    func error(_ colors: [UInt32], mask: Int) -> Float {
+    /// The squared error in `space` of drawing `colors` as `mask` with the groups' means.
+    func error(_ colors: [UInt32], mask: Int, space: SymbolColorSpace) -> Float {
         let lin = SRGBTables.shared.toLinear
-        func v(_ c: UInt32) -> SIMD4<Float> { SIMD4(lin[Int(c >> 16)], lin[Int(c >> 8 & 0xFF)], lin[Int(c & 0xFF)], 0) }
+        func v(_ c: UInt32) -> SIMD4<Float> {
+            let r = UInt8(c >> 16), g = UInt8(c >> 8 & 0xFF), b = UInt8(c & 0xFF)
+            switch space {
+            case .linear: return SIMD4(lin[Int(r)], lin[Int(g)], lin[Int(b)], 0)
+            case .oklab: let l = PaletteQuantizer.oklab(r, g, b); return SIMD4(l.0, l.1, l.2, 0)
+            case .srgb: return SIMD4(Float(r), Float(g), Float(b), 0) / 255
+            }
+        }
         var e: Float = 0
         for group in [true, false] {
             let members = colors.indices.filter { (mask >> $0 & 1 != 0) == group }
@@ -109,8 +116,8 @@ func coverage2x12(_ set: SymbolSet, _ mask: UInt8) -> [Bool] {
         return e
     }
 
-    @Test(arguments: [SymbolSet.half, .quadrant, .sextant, .octant])
-    func choiceIsTheLeastSquaresSplit(symbols: SymbolSet) {
+    @Test(arguments: [SymbolSet.half, .quadrant, .sextant, .octant], SymbolColorSpace.allCases)
+    func choiceIsTheLeastSquaresSplit(symbols: SymbolSet, space: SymbolColorSpace) {
         var rng = SymbolTestRNG(seed: 14)
         let n = symbols.count
         let palette: [UInt32] = [0x000000, 0xFFFFFF, 0xE03020, 0x20A040, 0x3050D0, 0x808080, 0xF0E000, 0x400040]
@@ -124,11 +131,11 @@ func coverage2x12(_ set: SymbolSet, _ mask: UInt8) -> [Bool] {
                 }
             }
             let cells = px.withUnsafeBufferPointer {
-                SymbolEncoder(symbols: symbols, background: .terminal)
+                SymbolEncoder(symbols: symbols, background: .terminal, space: space)
                     .encode($0.baseAddress!, width: symbols.columns, height: symbols.rows, columns: 1, rows: 1)
             }
-            let best = (0..<(1 << n)).map { error(colors, mask: $0) }.min()!
-            let chosen = error(colors, mask: Int(cells.masks[0]))
+            let best = (0..<(1 << n)).map { error(colors, mask: $0, space: space) }.min()!
+            let chosen = error(colors, mask: Int(cells.masks[0]), space: space)
             #expect(chosen <= best * 1.0001 + 1e-6, "\(colors) → mask \(cells.masks[0])")
             // Two-colour cells are reproduced exactly.
             if Set(colors).count <= 2 {

@@ -11,6 +11,8 @@ public struct TerminalScreen {
     public private(set) var cells: [Cell]
     /// Escape sequences that were skipped (not understood).
     public private(set) var skippedSequences = 0
+    /// The smallest rectangle holding every character written (nil: none), as cell ranges.
+    public private(set) var written: (rows: ClosedRange<Int>, columns: ClosedRange<Int>)?
 
     public struct Cell: Equatable, Sendable {
         public var scalar: Unicode.Scalar
@@ -59,12 +61,31 @@ public struct TerminalScreen {
         }
     }
 
+    /// The cells of a rectangle as a screen of their own.
+    public func cropped(rows: ClosedRange<Int>, columns: ClosedRange<Int>) -> TerminalScreen {
+        var out = TerminalScreen(columns: columns.count, rows: rows.count, foreground: defaultForeground,
+                                 background: defaultBackground)
+        for r in rows {
+            for c in columns {
+                out.cells[(r - rows.lowerBound) * columns.count + c - columns.lowerBound] = cells[r * self.columns + c]
+            }
+        }
+        out.written = (0...(rows.count - 1), 0...(columns.count - 1))
+        return out
+    }
+
     private mutating func put(_ s: Unicode.Scalar) {
         if column >= columns { column = 0; row += 1 }   // auto-wrap
         if row >= 0 && row < rows {
             var f = fg ?? defaultForeground, b = bg ?? defaultBackground
             if reverse { swap(&f, &b) }
             cells[row * columns + column] = Cell(scalar: s, foreground: f, background: b)
+            if let w = written {
+                written = (min(w.rows.lowerBound, row)...max(w.rows.upperBound, row),
+                           min(w.columns.lowerBound, column)...max(w.columns.upperBound, column))
+            } else {
+                written = (row...row, column...column)
+            }
         }
         column += 1
     }

@@ -10,7 +10,8 @@ struct Play: ParsableCommand {
         abstract: "Play an animation in the terminal (the default subcommand).",
         discussion: """
         Each character cell shows two pixels (▀: upper pixel in the foreground colour, lower \
-        pixel in the background colour). The image is fitted into the terminal (or --size), \
+        pixel in the background colour), or with --symbols 2×2, 2×3 or 2×4 pixels in two \
+        colours chosen per cell. The image is fitted into the terminal (or --size), \
         centred; pixel art is enlarged by whole factors only; reductions average the covered \
         area in linear light.
 

@@ -25,8 +25,7 @@ let package = Package(
                        providers: [.apt(["libncurses-dev"])]),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CWebP"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+            dependencies: ["CGIF", "CPNG", "CWebP"]
         ),
         .executableTarget(
             name: "animplay",
@@ -36,6 +35,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AnimatedCoreTests", dependencies: ["AnimatedCore"]),
+        .testTarget(name: "animplayTests", dependencies: ["animplay", "CNcurses"]),
     ],
     swiftLanguageModes: [.v6]
 )

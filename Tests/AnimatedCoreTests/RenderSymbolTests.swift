@@ -264,3 +264,31 @@ func coverage2x12(_ set: SymbolSet, _ mask: UInt8) -> [Bool] {
                 == "\u{1B}[38;2;255;0;0;48;2;0;0;255m\u{1FB00}\u{1B}[38;2;0;255;0;49m▌\u{1B}[m\n")
     }
 }
+
+/// `SymbolScaler` that counts calls per frame.
+struct CountingSymbolScaler: FrameScaler {
+    let calls: CallCounter
+    let inner = SymbolScaler(symbols: .sextant, background: .terminal)
+    func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+        calls.record(index)
+        return inner.scale(canvas, index: index, to: size)
+    }
+}
+
+@Suite struct RenderSymbolPlaybackTests {
+    @Test func cellsAreChosenOncePerFrameAndReplayedFromTheBuffer() throws {
+        let time = ManualTime()
+        let scaler = CountingSymbolScaler(calls: CallCounter(4))
+        let p = try makePlayer(SolidDecoder(frames: 4, plays: 3), PlayerOptions(maxFPS: 0),
+                               size: RenderSize(width: 8, height: 8), time: time, scaler: scaler)
+        let run = play(p, time) { f in
+            // Every cell of a solid frame is one colour: colour(k) packed, mask 0.
+            guard let cells = f.cells, cells.columns == 8, cells.rows == 4, cells.masks.allSatisfy({ $0 == 0 }) else { return nil }
+            let c = cells.foregrounds[0]
+            return (0..<4).first { let (r, g, b) = colour($0); return c == UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b) }
+        }
+        #expect(run.frames == [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3] && run.finished)
+        // Three plays, one glyph choice per frame: later plays come from the frame buffer.
+        #expect(scaler.calls.perFrame == [1, 1, 1, 1])
+    }
+}

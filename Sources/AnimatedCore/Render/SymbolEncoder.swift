@@ -54,7 +54,11 @@ struct SymbolEncoder {
         let lab = space == .oklab ? OKLabCache() : nil
         let colors = UnsafeMutablePointer<UInt32>.allocate(capacity: 8)
         let vectors = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 8)
-        defer { colors.deallocate(); vectors.deallocate() }
+        // 1/k for group sizes 1…8 (no division in the search loop).
+        let inverse = UnsafeMutablePointer<Float>.allocate(capacity: 9)
+        inverse[0] = 0
+        for k in 1...8 { inverse[k] = 1 / Float(k) }
+        defer { colors.deallocate(); vectors.deallocate(); inverse.deallocate() }
         masks.withUnsafeMutableBufferPointer { maskBuf in
         fgs.withUnsafeMutableBufferPointer { fgBuf in
         bgs.withUnsafeMutableBufferPointer { bgBuf in
@@ -124,13 +128,13 @@ struct SymbolEncoder {
                     let nf = Float(n)
                     var best = (total * total).sum() / nf   // one colour
                     var bestMask = 0
-                    var s1 = SIMD4<Float>.zero, n1: Float = 0, mask = 0
+                    var s1 = SIMD4<Float>.zero, n1 = 0, mask = 0
                     for i in 1..<(1 << (n - 1)) {
                         let k = i.trailingZeroBitCount
                         mask ^= 1 << k
                         if mask & (1 << k) != 0 { s1 += vectors[k]; n1 += 1 } else { s1 -= vectors[k]; n1 -= 1 }
                         let s2 = total - s1
-                        let q = (s1 * s1).sum() / n1 + (s2 * s2).sum() / (nf - n1)
+                        let q = (s1 * s1).sum() * inverse[n1] + (s2 * s2).sum() * inverse[n - n1]
                         // Strictly better by a margin: equal splits keep the simpler cell.
                         if q > best * (1 + 1e-6) + 1e-9 { best = q; bestMask = mask }
                     }

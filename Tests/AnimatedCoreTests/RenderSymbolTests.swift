@@ -1,19 +1,6 @@
 import Testing
 @testable import AnimatedCore
 
-/// SplitMix64: seeded, so every run draws the same cells.
-struct SymbolTestRNG: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Which sub-pixels of a 2×12 raster a glyph covers: comparable across symbol sets
 /// (▀ is half-block mask 1, quadrant mask 3 and octant mask 0x0F).
 func coverage2x12(_ set: SymbolSet, _ mask: UInt8) -> [Bool] {
@@ -118,7 +105,7 @@ func coverage2x12(_ set: SymbolSet, _ mask: UInt8) -> [Bool] {
 
     @Test(arguments: [SymbolSet.half, .quadrant, .sextant, .octant], SymbolColorSpace.allCases)
     func choiceIsTheLeastSquaresSplit(symbols: SymbolSet, space: SymbolColorSpace) {
-        var rng = SymbolTestRNG(seed: 14)
+        var rng = SplitMix(state: 14)
         let n = symbols.count
         let palette: [UInt32] = [0x000000, 0xFFFFFF, 0xE03020, 0x20A040, 0x3050D0, 0x808080, 0xF0E000, 0x400040]
         for _ in 0..<300 {
@@ -195,7 +182,7 @@ func coverage2x12(_ set: SymbolSet, _ mask: UInt8) -> [Bool] {
 
 @Suite struct RenderSymbolWriterTests {
     /// Random pictures of a few colours (with transparency) encoded with `symbols`.
-    func grid(_ symbols: SymbolSet, mode: ColorMode, rng: inout SymbolTestRNG, previous: CellGrid?) -> CellGrid {
+    func grid(_ symbols: SymbolSet, mode: ColorMode, rng: inout SplitMix, previous: CellGrid?) -> CellGrid {
         let cols = 16, rows = 6
         let canvas = Canvas(width: cols * symbols.columns, height: rows * symbols.rows)
         let colors: [UInt32] = [CellColor.terminalDefault, 0xFF0000, 0x00CD00, 0x0000EE, 0xFFFFFF, 0x5F87AF]
@@ -219,7 +206,7 @@ func coverage2x12(_ set: SymbolSet, _ mask: UInt8) -> [Bool] {
 
     @Test(arguments: [SymbolSet.quadrant, .sextant, .octant], [ColorMode.truecolor, .palette256, .palette16])
     func diffsReproduceEveryFrameOnATerminal(symbols: SymbolSet, mode: ColorMode) {
-        var rng = SymbolTestRNG(seed: 1414)
+        var rng = SplitMix(state: 1414)
         let terminalBackground: UInt32 = 0x102030
         var term = TerminalScreen(columns: 24, rows: 10, background: terminalBackground)
         var writer = SGRCellWriter(mode: mode)

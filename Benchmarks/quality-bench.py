@@ -79,6 +79,10 @@ def main():
         programs[f'chafa {s}'] = ['chafa', '-f', 'symbols', '--colors', 'full', '--size', f'{COLS}x{ROWS}',
                                   '--symbols', 'quad' if s == 'quadrant' else s]
         programs[f'chafa {s} -w9'] = programs[f'chafa {s}'] + ['-w', '9']
+    # 256 colours (xterm's palette; each program maps colours its own way).
+    programs['animplay sextant 256'] = programs['animplay sextant'][:4] + ['256'] + programs['animplay sextant'][5:]
+    programs['chafa sextant 256'] = ['chafa', '-f', 'symbols', '--colors', '256', '--size', f'{COLS}x{ROWS}',
+                                     '--symbols', 'sextant']
     if shutil.which('timg'):
         programs['timg -pq'] = ['timg', '-pq', f'-g{COLS}x{ROWS}']
     results = {}

@@ -1,6 +1,6 @@
 /// What a text terminal shows after some output: a grid of cells, each a character with the
 /// foreground and background colour it was drawn in. Understands what image printers emit
-/// (animplay, chafa, timg): UTF-8 text, CR, LF, BS, CUP, CUF/CUB/CUU/CUD, CHA, SGR 0/7/27,
+/// (animplay, chafa, timg): UTF-8 text, CR, LF, BS, DECSC/DECRC, CUP, CUF/CUB/CUU/CUD, CHA, SGR 0/7/27,
 /// 39/49, 30–37/40–47/90–97/100–107, 38;5/48;5 and 38;2/48;2; other escape sequences are
 /// skipped and counted. Colours are resolved to 0xRRGGBB as the terminal would paint them
 /// (defaults and the xterm palette), so the picture-quality measurement can rasterise it.
@@ -24,6 +24,7 @@ public struct TerminalScreen {
     private var row = 0, column = 0
     private var fg: UInt32? = nil, bg: UInt32? = nil   // nil: the default
     private var reverse = false
+    private var saved: (Int, Int, UInt32?, UInt32?, Bool)?
 
     public init(columns: Int, rows: Int, foreground: UInt32 = 0xE5E5E5, background: UInt32 = 0x000000) {
         self.columns = columns; self.rows = rows
@@ -94,6 +95,11 @@ public struct TerminalScreen {
     private mutating func escape(_ bytes: [UInt8], _ start: Int) -> Int {
         var i = start + 1
         guard i < bytes.count else { return i }
+        if bytes[i] == 0x37 { saved = (row, column, fg, bg, reverse); return i + 1 }      // DECSC
+        if bytes[i] == 0x38 {                                                                // DECRC
+            if let s = saved { (row, column, fg, bg, reverse) = s }
+            return i + 1
+        }
         if bytes[i] != 0x5B {   // not CSI: ESC and one more byte (OSC and DCS up to ST/BEL)
             if bytes[i] == 0x5D || bytes[i] == 0x50 || bytes[i] == 0x5F {
                 while i < bytes.count && bytes[i] != 0x07 && !(bytes[i] == 0x5C && bytes[i - 1] == 0x1B) { i += 1 }

@@ -14,13 +14,16 @@ public enum CellGlyph: UInt8, Sendable {
 public final class CellGrid {
     /// What the glyph masks mean.
     public var symbols = SymbolSet.half
+    /// Width in cells.
     public private(set) var columns = 0
+    /// Height in cells.
     public private(set) var rows = 0
-    public private(set) var glyphs: UnsafeMutablePointer<UInt8>
-    public private(set) var foregrounds: UnsafeMutablePointer<UInt32>
-    public private(set) var backgrounds: UnsafeMutablePointer<UInt32>
+    package private(set) var glyphs: UnsafeMutablePointer<UInt8>
+    package private(set) var foregrounds: UnsafeMutablePointer<UInt32>
+    package private(set) var backgrounds: UnsafeMutablePointer<UInt32>
     private var capacity = 0
 
+    /// A blank grid (terminal-default spaces).
     public init(columns: Int = 0, rows: Int = 0) {
         glyphs = .allocate(capacity: 1); foregrounds = .allocate(capacity: 1); backgrounds = .allocate(capacity: 1)
         capacity = 1
@@ -29,6 +32,7 @@ public final class CellGrid {
 
     deinit { glyphs.deallocate(); foregrounds.deallocate(); backgrounds.deallocate() }
 
+    /// Number of cells.
     public var count: Int { columns * rows }
 
     /// Changes the dimensions; contents become blank (terminal-default spaces).
@@ -57,7 +61,7 @@ public final class CellGrid {
     /// - the terminal's default colour, which only a background can show, is the background;
     /// - otherwise bit 0 (the top-left sub-pixel) is in the foreground.
     @inline(__always)
-    public func set(_ i: Int, mask: UInt8, foreground: UInt32, background: UInt32) {
+    package func set(_ i: Int, mask: UInt8, foreground: UInt32, background: UInt32) {
         let full = symbols.fullMask
         var m = mask & full, f = foreground, b = background
         if m == full { m = 0; b = f }
@@ -75,15 +79,25 @@ public final class CellGrid {
 
     /// The colour cell `i` shows at sub-pixel `bit` (see `SymbolSet`).
     @inline(__always)
-    public func color(_ i: Int, bit: Int) -> UInt32 {
+    package func color(_ i: Int, bit: Int) -> UInt32 {
         glyphs[i] >> bit & 1 != 0 ? foregrounds[i] : backgrounds[i]
     }
 
+    /// Makes this grid a copy of `other` (symbols, size and cells).
     public func copy(from other: CellGrid) {
         symbols = other.symbols
         resize(columns: other.columns, rows: other.rows)
         glyphs.update(from: other.glyphs, count: count)
         foregrounds.update(from: other.foregrounds, count: count)
         backgrounds.update(from: other.backgrounds, count: count)
+    }
+}
+
+extension CellGrid {
+    /// Cell `index` (row-major, `row * columns + column`): its glyph (a `CellGlyph` raw value)
+    /// and its colours (`CellColor` values).
+    public func cell(_ index: Int) -> (glyph: UInt8, foreground: UInt32, background: UInt32) {
+        precondition(index >= 0 && index < count, "cell \(index) outside a grid of \(count)")
+        return (glyphs[index], foregrounds[index], backgrounds[index])
     }
 }

@@ -6,10 +6,14 @@ import Darwin
 
 /// An opaque 8-bit sRGB image, 3 bytes per pixel, rows packed.
 public struct RGBImage: Sendable, Equatable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// R, G, B per pixel.
     public var pixels: [UInt8]
 
+    /// An image of `pixels` (`width × height × 3` bytes).
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 3)
         self.width = width; self.height = height; self.pixels = pixels
@@ -24,6 +28,7 @@ public struct RGBImage: Sendable, Equatable {
 /// usual 1:2 cell, and a whole number of them for every sub-pixel of every symbol set (half
 /// 6×6, quadrant 3×6, sextant 3×4, octant 3×3), so no glyph is rasterised approximately.
 public enum PictureQuality {
+    /// Raster pixels per cell, across and down.
     public static let cellWidth = 6, cellHeight = 12
 
     /// The source as the raster of a `columns × rows` cell area shows it: area average in

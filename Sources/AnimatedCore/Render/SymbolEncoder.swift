@@ -192,14 +192,19 @@ struct SymbolEncoder {
 /// change with the symbols): `width` columns, ⌈height/2⌉ rows, each cell covering
 /// `symbols.columns × symbols.rows` sub-pixels.
 public struct SymbolScaler: FrameScaler {
+    /// The glyphs to choose from.
     public let symbols: SymbolSet
+    /// What shows behind transparent pixels.
     public let background: BackgroundMode
+    /// Where colour error is measured.
     public let colorSpace: SymbolColorSpace
 
+    /// A scaler drawing with `symbols`.
     public init(symbols: SymbolSet, background: BackgroundMode, colorSpace: SymbolColorSpace = .oklab) {
         self.symbols = symbols; self.background = background; self.colorSpace = colorSpace
     }
 
+    /// The cells of `canvas` for a render `size` in half-block pixels (`pixels` stays empty).
     public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
         let size = RenderSize(width: max(1, size.width), height: max(1, size.height))
         let cells = encode(canvas, size: size, space: colorSpace)

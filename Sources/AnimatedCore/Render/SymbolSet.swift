@@ -16,6 +16,7 @@ public enum SymbolSet: String, Sendable, CaseIterable {
 
     /// Sub-pixels per cell, across and down.
     public var columns: Int { self == .half ? 1 : 2 }
+    /// Sub-pixel rows per cell.
     public var rows: Int {
         switch self {
         case .half, .quadrant: return 2

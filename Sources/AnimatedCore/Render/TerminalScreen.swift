@@ -5,7 +5,9 @@
 /// skipped and counted. Colours are resolved to 0xRRGGBB as the terminal would paint them
 /// (defaults and the xterm palette), so the picture-quality measurement can rasterise it.
 public struct TerminalScreen {
+    /// Width in cells.
     public let columns: Int
+    /// Height in cells.
     public let rows: Int
     /// Row-major cells.
     public private(set) var cells: [Cell]
@@ -14,9 +16,13 @@ public struct TerminalScreen {
     /// The smallest rectangle holding every character written (nil: none), as cell ranges.
     public private(set) var written: (rows: ClosedRange<Int>, columns: ClosedRange<Int>)?
 
+    /// One character cell as painted.
     public struct Cell: Equatable, Sendable {
+        /// The character.
         public var scalar: Unicode.Scalar
+        /// Its foreground colour, 0xRRGGBB.
         public var foreground: UInt32
+        /// Its background colour, 0xRRGGBB.
         public var background: UInt32
     }
 
@@ -26,6 +32,7 @@ public struct TerminalScreen {
     private var reverse = false
     private var saved: (Int, Int, UInt32?, UInt32?, Bool)?
 
+    /// A blank screen whose default colours are `foreground` and `background` (0xRRGGBB).
     public init(columns: Int, rows: Int, foreground: UInt32 = 0xE5E5E5, background: UInt32 = 0x000000) {
         self.columns = columns; self.rows = rows
         defaultForeground = foreground; defaultBackground = background
@@ -33,6 +40,7 @@ public struct TerminalScreen {
                       count: columns * rows)
     }
 
+    /// Interprets terminal output.
     public mutating func feed(_ bytes: [UInt8]) {
         var i = 0
         while i < bytes.count {

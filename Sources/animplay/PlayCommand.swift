@@ -119,7 +119,8 @@ struct Play: ParsableCommand {
         let probe = TerminalProbe.run()
         let screen = try NcursesScreen()
         screen.pushBack(probe.typed)
-        let (colorMode, path) = ColorSelection.choose(colors, facts: screen.facts)
+        let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: screen.facts)
+        let path = symbolOptions.cellPath(chosenPath, canSaveCursor: screen.facts.canSaveCursor)
         guard path != .unsupported else {
             screen.end()
             throw CLIFailure(message: "terminal type '\(Self.termName)' has no colours and cannot save the cursor position; set TERM to your terminal's type (e.g. xterm-256color)")

@@ -92,3 +92,22 @@ def test_sextants_reproduce_edges_better_than_half_blocks_and_stay_on_exit():
         assert math.sqrt(mse(shown, reference)) < math.sqrt(errors[symbols]) + 2
     # RMS error in sRGB code values: sextants resolve the disc's edge and the thin band.
     assert errors['sextant'] < 0.8 * errors['half'], errors
+
+
+def test_octants_in_256_colours_are_written_directly():
+    # Octants are Unicode 16: animplay writes them itself (SGR 38;5 / 48;5), never through ncurses,
+    # whose C library may give them no width.
+    path = os.path.join(TMP, 'disc.gif')
+    if not os.path.exists(path):
+        write_gif(path, W, H, [disc_picture(0), disc_picture(6)], delay_cs=5, loops=0)
+    r = h.run([path, '--loop', '1', '--symbols', 'octant', '--colors', '256', '--size', f'{COLS}x{ROWS}'],
+              cols=COLS, rows=ROWS + 1)
+    assert r.status == 0 and r.stty_before == r.stty_after
+    out = bytes(r.output)
+    octants = [c for c in out.decode('utf-8', 'replace') if 0x1CD00 <= ord(c) <= 0x1CDE5]
+    assert len(octants) > 20
+    assert b'\x1b[38;5;' in out and b'38;2;' not in out and b'48;2;' not in out
+    # Each octant is drawn by the direct writer: right after an SGR or another glyph, inside
+    # a save/restore-cursor bracket (ESC 7 ... ESC 8).
+    first = out.find('\U0001CD00'.encode()[:2])
+    assert out.rfind(b'\x1b7', 0, first) > out.rfind(b'\x1b8', 0, first)

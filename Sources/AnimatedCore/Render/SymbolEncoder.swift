@@ -75,8 +75,7 @@ struct SymbolEncoder {
                         let v: UInt32
                         if y < height {
                             // Checker squares in half-block pixel units: 2 per cell row.
-                            v = CellRenderer.displayed(pixels + (y * width + x) * 4, x: c, y: 2 * r + (2 * (k / sw)) / sh,
-                                                       background: background)
+                            v = background.shown(pixels + (y * width + x) * 4, x: c, y: 2 * r + (2 * (k / sw)) / sh)
                         } else {
                             v = D
                         }

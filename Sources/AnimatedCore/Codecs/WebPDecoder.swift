@@ -7,6 +7,7 @@ import CWebP
 /// (the demuxer rejects files where they do not), which lets opaque or no-blend frames decode
 /// straight into the canvas.
 public final class WebPDecoder: AnimationDecoder {
+    /// The animation as its chunks describe it.
     public let info: AnimationInfo
 
     /// The whole file; `bitstreams` point into it.
@@ -16,10 +17,11 @@ public final class WebPDecoder: AnimationDecoder {
     /// Per frame, whether libwebp's `WebPAnimDecoder` treats it as a key frame (`IsKeyFrame`):
     /// it then starts from a transparent canvas and its pixels are copied, not blended.
     private let copiedFrames: [Bool]
-    /// Holds a decoded frame before it is blended with OVER; grown on first use.
-    private var scratch: UnsafeMutableRawBufferPointer?
+    /// Frames that are blended are decoded here first.
+    private let scratch = FrameScratch()
     private var config = WebPDecoderConfig()
 
+    /// Demuxes the WebP in `source` (libwebpdemux): frames, delays, loop count.
     public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         // The canvas size sits in the first 30 bytes: refuse a pixel bomb before reading the file.
         if let (w, h) = Self.canvasSize(head: try source.bytes(at: 0, length: 64)) {
@@ -106,9 +108,9 @@ public final class WebPDecoder: AnimationDecoder {
 
     deinit {
         file.deallocate()
-        scratch?.deallocate()
     }
 
+    /// Decodes frame `index` and draws it onto `canvas` as browsers do (no disposal: see `Compositor`).
     public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
         let f = info.frames[index]
         let r = f.rect
@@ -116,28 +118,23 @@ public final class WebPDecoder: AnimationDecoder {
         // A key frame in libwebp's sense finds a transparent canvas (the compositor's keyframes
         // and disposal guarantee the same), and its pixels are copied as decoded.
         let copies = f.blend == .source || !f.hasAlpha || copiedFrames[index]
-        if fitsCanvas && copies {
-            // Nothing under the frame shows through: decode into the canvas rows directly.
-            let stride = canvas.rowBytes
-            let origin = canvas.pixels.baseAddress! + (r.y * canvas.width + r.x) * 4
-            try decode(index, into: origin, stride: stride, size: stride * (r.height - 1) + r.width * 4)
-            return
-        }
-        let bytes = r.width * r.height * 4
-        if scratch == nil || scratch!.count < bytes {
-            scratch?.deallocate()
-            scratch = nil
-            // Sized for the largest frame, so it is allocated at most once per decoder.
-            let largest = info.frames.reduce(0) { max($0, $1.rect.width * $1.rect.height * 4) }
-            scratch = .allocate(byteCount: largest, alignment: 16)
-        }
-        let buf = scratch!.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        try decode(index, into: buf, stride: r.width * 4, size: bytes)
-        guard !copies, fitsCanvas else {
-            Blend.image(buf, width: r.width, height: r.height, srcStride: r.width * 4,
-                        at: r.x, r.y, onto: canvas, op: copies ? .source : .over)
-            return
-        }
+        try scratch.draw(index, rect: r, onto: canvas, direct: fitsCanvas && copies,
+                         decode: { (into, stride) throws(AnimatedError) in
+                             try decode(index, into: into, stride: stride, size: stride * (r.height - 1) + r.width * 4)
+                         },
+                         blend: { buf in
+                             if copies || !fitsCanvas {
+                                 Blend.image(buf, width: r.width, height: r.height, srcStride: r.width * 4,
+                                             at: r.x, r.y, onto: canvas, op: copies ? .source : .over)
+                             } else {
+                                 blendAsLibwebp(buf, frame: index, onto: canvas)
+                             }
+                         })
+    }
+
+    /// Blends the decoded frame `index` (rows packed) onto a canvas of the animation's size.
+    private func blendAsLibwebp(_ buf: UnsafePointer<UInt8>, frame index: Int, onto canvas: Canvas) {
+        let r = info.frames[index].rect
         // As libwebp (FindBlendRangeAtRow): where the previous frame was disposed to background
         // the pixels are copied (the canvas there is transparent); elsewhere they are blended.
         let prev = info.frames[index - 1]

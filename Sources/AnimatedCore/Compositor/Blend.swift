@@ -1,10 +1,10 @@
 /// Pixel blending onto a canvas. Non-premultiplied RGBA throughout; OVER is the exact
 /// Porter-Duff formula rounded to nearest (so 128 nearly-transparent frames still converge).
 /// APNG uses it (the spec's reference); animated WebP uses `WebPBlend`, the browser's formula.
-public enum Blend {
+enum Blend {
     /// Blends `count` RGBA pixels from `src` onto `dst`.
     @inline(__always)
-    public static func row(_ src: UnsafePointer<UInt8>, onto dst: UnsafeMutablePointer<UInt8>,
+    static func row(_ src: UnsafePointer<UInt8>, onto dst: UnsafeMutablePointer<UInt8>,
                            count: Int, op: BlendOp) {
         if op == .source {
             dst.update(from: src, count: count * 4)
@@ -45,7 +45,7 @@ public enum Blend {
 
     /// Blends a `width`×`height` RGBA image (rows `srcStride` bytes apart) placed at (`x`, `y`)
     /// onto `canvas`, clipped to the canvas.
-    public static func image(_ src: UnsafePointer<UInt8>, width: Int, height: Int, srcStride: Int,
+    static func image(_ src: UnsafePointer<UInt8>, width: Int, height: Int, srcStride: Int,
                              at x: Int, _ y: Int, onto canvas: Canvas, op: BlendOp) {
         let r = FrameRect(x: x, y: y, width: width, height: height)
             .clipped(toWidth: canvas.width, height: canvas.height)

@@ -3,7 +3,9 @@
 /// Sequential access composites incrementally; random access replays from the nearest keyframe
 /// at or before the target. Both give identical pixels.
 public final class Compositor {
+    /// The decoder whose frames are composited.
     public let decoder: any AnimationDecoder
+    /// The decoder's animation.
     public let info: AnimationInfo
     /// Holds the composited image of `currentIndex` (before that frame's disposal).
     public let canvas: Canvas
@@ -15,6 +17,7 @@ public final class Compositor {
     public private(set) var framesDecoded = 0
     private var saved: [UInt8] = []    // the rect under a dispose-previous frame, before it drew
 
+    /// A compositor with a transparent canvas of the animation's size.
     public init(decoder: any AnimationDecoder) throws(AnimatedError) {
         self.decoder = decoder
         self.info = decoder.info
@@ -43,7 +46,7 @@ public final class Compositor {
 
     /// The nearest keyframe at or before `index` (frame 0 always is one), or `floor` if there is
     /// none after it.
-    public func keyframe(atOrBefore index: Int, stoppingAt floor: Int = 0) -> Int {
+    func keyframe(atOrBefore index: Int, stoppingAt floor: Int = 0) -> Int {
         var k = index
         while k > floor && !info.frames[k].keyframe { k -= 1 }
         return k

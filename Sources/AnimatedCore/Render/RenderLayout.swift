@@ -12,17 +12,21 @@ public enum FitMode: String, Sendable, CaseIterable {
 /// at least twice are enlarged only by whole factors (pixel art stays sharp); larger images are
 /// reduced to fit; the result is centred in the box.
 public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
+    /// Size of the image in pixels (two per cell vertically).
     public var size: RenderSize
     /// Top-left cell of the image inside the box (0-based).
     public var row: Int
+    /// Left cell column of the image inside the box (0-based).
     public var column: Int
     /// Cell rows covered: ⌈height / 2⌉.
     public var rows: Int { (size.height + 1) / 2 }
 
+    /// An image of `size` pixels with its top-left cell at `row`, `column`.
     public init(size: RenderSize, row: Int, column: Int) {
         self.size = size; self.row = row; self.column = column
     }
 
+    /// For messages.
     public var description: String { "\(size) at row \(row), column \(column)" }
 
     /// Lays out a `canvasWidth`×`canvasHeight` image in a box of `columns`×`rows` cells.

@@ -12,6 +12,7 @@ import CGIF
 /// screen, starts transparent and ignores the background colour; frames are clipped to it;
 /// transparent-index pixels and pixels the data does not supply leave the canvas unchanged.
 public final class GIFDecoder: AnimationDecoder {
+    /// The animation as its blocks describe it.
     public let info: AnimationInfo
     let source: ByteSource
     private let input: GIFInput
@@ -26,6 +27,7 @@ public final class GIFDecoder: AnimationDecoder {
     /// Images giflib keeps in `SavedImages` (tests check it stays 0 however many frames).
     var giflibSavedImages: Int { Int(handle?.gif.pointee.ImageCount ?? 0) }
 
+    /// Indexes the GIF in `source` (every frame's position, without decoding pixels).
     public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         self.source = source
         // Signature and logical screen size first, so a huge screen fails before any allocation.
@@ -59,6 +61,7 @@ public final class GIFDecoder: AnimationDecoder {
         row.deallocate()
     }
 
+    /// Decodes frame `index` and draws its opaque pixels onto `canvas` (no disposal: see `Compositor`).
     public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
         let entry = entries[index]
         let rect = info.frames[index].rect

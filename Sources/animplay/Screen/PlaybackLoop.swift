@@ -26,6 +26,8 @@ final class PlaybackLoop {
     let grid = CellGrid()
     private(set) var hasFrame = false
     private var showStatus: Bool
+    /// Facts for the status line that do not change while playing (e.g. an assumed background).
+    var notes: [String] = []
     /// Where frames go for a given box (rows × columns of cells available for the image).
     private let layoutFor: (_ rows: Int, _ columns: Int) -> RenderLayout
     private var layout: RenderLayout
@@ -134,6 +136,7 @@ final class PlaybackLoop {
         ]
         if s.mode != .normal { parts.append(s.mode.rawValue) }
         if s.paused { parts.append("paused") }
+        parts += notes
         return " " + parts.joined(separator: "  ")
     }
 

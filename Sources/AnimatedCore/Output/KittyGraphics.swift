@@ -68,6 +68,12 @@ public struct KittyGraphics: Sendable {
         append(keys: "a=f,i=\(id),f=32,o=z,s=\(size.width),v=\(size.height),q=2", payload: payload[...], to: &out)
     }
 
+    /// Replaces the data of frame `frame` of image `id` (overwriting, not blending: `X=1`).
+    public func replaceFrame(id: UInt32, frame: Int, size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
+        append(keys: "a=f,i=\(id),r=\(frame),X=1,f=32,o=z,s=\(size.width),v=\(size.height),q=2",
+               payload: payload[...], to: &out)
+    }
+
     /// Makes frame `frame` (1-based; 1 is the root frame) the one image `id` shows.
     public func show(id: UInt32, frame: Int, to out: inout [UInt8]) {
         append(keys: "a=a,i=\(id),c=\(frame),q=2", to: &out)

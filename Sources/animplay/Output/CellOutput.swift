@@ -12,6 +12,7 @@ final class CellOutput: FrameOutput {
     let preparer: any FrameScaler = AreaAverageScaler()
     var cell: RenderSize { RenderLayout.halfBlockCell }
     var failure: String? { nil }
+    var statusNote: String? { nil }
 
     init(view: PlaybackView, renderer: CellRenderer, screen: NcursesScreen) {
         self.view = view; self.renderer = renderer; self.screen = screen

@@ -31,6 +31,8 @@ protocol FrameOutput: AnyObject {
     func invalidate()
     /// Re-reads the cell size after a resize; true if it changed (the layout must be redone).
     func syncCellSize() -> Bool
+    /// A few words for the status line about what the terminal holds (nil: nothing to say).
+    var statusNote: String? { get }
     /// A terminal error that makes this output unusable (the loop then falls back to cells).
     var failure: String? { get }
     /// Before the screen is restored: removes what should not outlive playback.

@@ -19,24 +19,15 @@ import Glibc
 final class KittyOutput: FrameOutput {
     let screen: NcursesScreen
     let view: PlaybackView
-    let graphics: KittyGraphics
     let preparer: any FrameScaler
-    /// Image id: fixed per process, non-zero, unlikely to meet another program's ids.
-    let id: UInt32 = 0x4150_0000 | (UInt32(truncatingIfNeeded: getpid()) & 0xFFFF)
-    private let placement: UInt32 = 1
+    /// The frames the terminal holds and the commands to show one.
+    private(set) var animation: KittyAnimation
     private(set) var cell: RenderSize
     /// Cell size when the kernel does not know it (the terminal's answer to `CSI 16 t`).
     private let reportedCell: RenderSize?
     private var current: ScaledFrame?
-    private var imageSize: RenderSize?
-    /// Animation frame index → kitty frame number (1 = root) of the frames the image holds.
-    private var uploaded: [Int: Int] = [:]
-    private var nextNumber = 1
-    private var shownNumber = 0
     private var placedAt: RenderLayout?
     private let empty = CellGrid()
-    /// Frames uploaded so far (every image, resizes included).
-    private(set) var framesUploaded = 0
     var hasFrame: Bool { current != nil }
     var failure: String? { nil }
 
@@ -44,7 +35,9 @@ final class KittyOutput: FrameOutput {
          tmux: Bool, preparer: any FrameScaler = KittyFramePreparer()) {
         self.screen = screen; self.view = view; self.cell = cell; self.reportedCell = reportedCell
         self.preparer = preparer
-        graphics = KittyGraphics(tmux: tmux)
+        // Image id: fixed per process, non-zero, unlikely to meet another program's ids.
+        let id: UInt32 = 0x4150_0000 | (UInt32(truncatingIfNeeded: getpid()) & 0xFFFF)
+        animation = KittyAnimation(id: id, graphics: KittyGraphics(tmux: tmux))
     }
 
     /// The terminal's cell size in pixels: the kernel's window size in pixels divided by its
@@ -71,56 +64,41 @@ final class KittyOutput: FrameOutput {
         placedAt = nil
     }
 
+    /// What `--status` says: how many frames the terminal holds.
+    var statusNote: String? {
+        guard animation.imageSize != nil else { return nil }
+        return animation.streams ? "kitty: \(animation.heldCount) frames held, rest streamed" : "kitty: \(animation.heldCount) frames held"
+    }
+
     func present(at layout: RenderLayout, status: String?) {
         // ncurses first: the status line, and a cleared screen when the layout changed.
         view.present(empty, at: layout, status: status)
         guard let frame = current, !frame.payload.isEmpty else { return }
-        var out: [UInt8] = []
-        if placedAt != layout || imageSize != frame.size {
-            // New place, size or unknown screen: start the image again from this frame.
-            if imageSize != nil { graphics.delete(id: id, to: &out) }
-            out += screen.saveCursor
-            out += Array("\u{1B}[\(layout.row + 1);\(layout.column + 1)H".utf8)
-            graphics.transmitAndPlace(id: id, placement: placement, size: frame.size,
-                                      payload: frame.payload, to: &out)
-            out += screen.restoreCursor
-            imageSize = frame.size
+        var out: [UInt8] = screen.saveCursor
+        if placedAt != layout {
+            // New place or unknown screen: start the image again from this frame.
+            animation.delete(to: &out)
             placedAt = layout
-            uploaded = [frame.index: 1]
-            nextNumber = 2
-            shownNumber = 1
-            framesUploaded += 1
-        } else if let number = uploaded[frame.index] {
-            if number != shownNumber {
-                graphics.show(id: id, frame: number, to: &out)
-                shownNumber = number
-            }
-        } else {
-            graphics.addFrame(id: id, size: frame.size, payload: frame.payload, to: &out)
-            uploaded[frame.index] = nextNumber
-            graphics.show(id: id, frame: nextNumber, to: &out)
-            shownNumber = nextNumber
-            nextNumber += 1
-            framesUploaded += 1
         }
-        if !out.isEmpty { TerminalOutput.write(screen.outputFD, out) }
+        let start = out.count
+        animation.show(frame, cursor: Array("\u{1B}[\(layout.row + 1);\(layout.column + 1)H".utf8), to: &out)
+        guard out.count > start else { return }
+        out += screen.restoreCursor
+        TerminalOutput.write(screen.outputFD, out)
     }
 
     /// Deletes the image and every frame it holds (the last frame is printed again by
     /// `printLast` into the normal screen, where it stays).
     func leave() {
-        guard imageSize != nil else { return }
         var out: [UInt8] = []
-        graphics.delete(id: id, to: &out)
-        TerminalOutput.write(screen.outputFD, out)
-        imageSize = nil
-        uploaded = [:]
+        animation.delete(to: &out)
+        if !out.isEmpty { TerminalOutput.write(screen.outputFD, out) }
     }
 
     func printLast() {
         guard let frame = current, !frame.payload.isEmpty else { return }
         var out: [UInt8] = []
-        graphics.transmitStill(size: frame.size, payload: frame.payload, to: &out)
+        animation.graphics.transmitStill(size: frame.size, payload: frame.payload, to: &out)
         out += [0x0D, 0x0A]
         TerminalOutput.write(1, out)
     }

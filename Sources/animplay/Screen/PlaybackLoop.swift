@@ -126,6 +126,7 @@ final class PlaybackLoop {
         ]
         if s.mode != .normal { parts.append(s.mode.rawValue) }
         if s.paused { parts.append("paused") }
+        if let note = output.statusNote { parts.append(note) }
         return " " + parts.joined(separator: "  ")
     }
 

@@ -45,9 +45,10 @@ class Display:
 
 
 WRAPPER = r'''
-import os, subprocess, sys, time
+import os, signal, subprocess, sys, time
 pidfile, rcfile = sys.argv[1], sys.argv[2]
 p = subprocess.Popen(sys.argv[3:])
+signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is for animplay; keep the wrapper
 with open(pidfile, 'w') as f: f.write(str(p.pid))
 rc = p.wait()
 with open(rcfile + '.tmp', 'w') as f: f.write(str(rc))
@@ -103,7 +104,7 @@ class Kitty:
         self.kitty_cmd('send-text', text)
 
     def resize(self, width, height):
-        self.kitty_cmd('resize-os-window', '--width', str(width), '--height', str(height))
+        self.kitty_cmd('resize-os-window', '--unit', 'pixels', '--width', str(width), '--height', str(height))
 
     def commands(self):
         """Graphics commands kitty parsed so far, in order: dicts of their keys (str values)."""
@@ -146,10 +147,10 @@ def _count(raw, colors):
 
 def group_uploads(cmds):
     """Split the parsed commands into logical commands: a chunked transmission is one command
-    (kitty prints continuation chunks with action NUL)."""
+    (kitty prints each continuation chunk as a command of its own)."""
     out = []
     for c in cmds:
-        if c['action'] == '\x00' and out and out[-1].get('more_pending'):
+        if out and out[-1].get('more_pending'):
             out[-1]['more_pending'] = c['more'] == 1
             continue
         c = dict(c)

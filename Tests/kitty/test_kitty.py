@@ -137,12 +137,12 @@ def test_resize_places_and_uploads_again(display, anims):
         first = [c for c in group_uploads(k.commands()) if c['action'] == 'T'][0]
         k.resize(400, 300)
         def reuploaded():
-            roots = [c for c in group_uploads(k.commands()) if c['action'] == 'T']
-            return roots[1] if len(roots) > 1 else None
-        root = k.wait_for(reuploaded, what='a new root frame after the resize')
-        assert root['data_width'] < first['data_width']
-        cmds = group_uploads(k.commands())
-        i = cmds.index(next(c for c in cmds if c is not None and c['action'] == 'T' and c['data_width'] == root['data_width']))
+            cmds = group_uploads(k.commands())
+            for i, c in enumerate(cmds):
+                if c['action'] == 'T' and c['id'] == first['id'] and c['data_width'] < first['data_width']:
+                    return cmds, i
+            return None
+        cmds, i = k.wait_for(reuploaded, what='a smaller root frame after the resize')
         assert cmds[i - 1]['action'] == 'd'          # the old image went first
         k.wait_for(lambda: dominant(k.screen_colors(COLORS), 5000), what='the image after the resize')
         os.kill(pid, signal.SIGTERM)

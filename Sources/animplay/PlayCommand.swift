@@ -97,8 +97,12 @@ struct Play: ParsableCommand {
         let background = parseBackground(bg)!
         let info = decoder.info
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height)
-        // Chosen before the player starts: the producer prepares frames for this output.
-        let graphics = graphicsOptions.choose()
+        let signals = try SignalPipe()
+        defer { signals.uninstall() }
+        // One round of terminal queries before curses owns the tty (graphics, colours), and
+        // before the player starts: the producer prepares frames for the output chosen here.
+        let probe = TerminalProbe.run()
+        let graphics = graphicsOptions.choose(probe.report)
         let preparer: any FrameScaler = graphics.kitty != nil ? KittyFramePreparer() : AreaAverageScaler()
         let cell = graphics.kitty?.cell ?? RenderLayout.halfBlockCell
         // The player starts before curses so that the first frame is being prepared while the
@@ -115,10 +119,6 @@ struct Play: ParsableCommand {
             throw CLIFailure(file: source.displayName, error: error)
         }
         defer { player.stop() }
-        let signals = try SignalPipe()
-        defer { signals.uninstall() }
-        // One round of terminal queries before curses owns the tty (graphics, colours).
-        let probe = TerminalProbe.run()
         let screen = try NcursesScreen()
         screen.pushBack(probe.typed)
         let (colorMode, path) = ColorSelection.choose(colors, facts: screen.facts)

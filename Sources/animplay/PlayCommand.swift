@@ -103,7 +103,7 @@ struct Play: ParsableCommand {
         // before the player starts: the producer prepares frames for the output chosen here.
         let probe = TerminalProbe.run()
         let graphics = graphicsOptions.choose(probe.report)
-        let preparer: any FrameScaler = graphics.kitty != nil ? KittyFramePreparer() : AreaAverageScaler()
+        let preparer: any FrameScaler = graphics.kitty != nil ? KittyFramePreparer(background: background) : AreaAverageScaler()
         let cell = graphics.kitty?.cell ?? RenderLayout.halfBlockCell
         // The player starts before curses so that the first frame is being prepared while the
         // terminal is set up; the kernel's window size is what ncurses will report.
@@ -172,6 +172,11 @@ struct Play: ParsableCommand {
 
     /// A single frame is printed at the cursor like `cat`, without entering curses mode.
     private func printStill(_ decoder: any AnimationDecoder) throws(CLIFailure) {
+        // Real pixels when the terminal has them, chosen as for animations.
+        if let kitty = graphicsOptions.choose(TerminalProbe.run().report).kitty {
+            try printStillKitty(decoder, kitty)
+            return
+        }
         guard animplay_setupterm(1) != 0 else {
             throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
         }
@@ -196,6 +201,22 @@ struct Play: ParsableCommand {
         var writer = SGRCellWriter(mode: colorMode)
         writer.printLines(grid)
         TerminalOutput.write(1, writer.bytes)
+    }
+
+    /// A still through kitty graphics: transmitted and shown at the cursor, which moves below it.
+    private func printStillKitty(_ decoder: any AnimationDecoder, _ kitty: GraphicsOptions.KittySetup) throws(CLIFailure) {
+        var rows: Int32 = 24, cols: Int32 = 80
+        _ = animplay_window_size(1, &rows, &cols)
+        let layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols), kitty.cell)
+        let compositor: Compositor
+        do { compositor = try Compositor(decoder: decoder) } catch {
+            throw CLIFailure(file: source.displayName, error: error)
+        }
+        let frame = KittyFramePreparer(background: parseBackground(bg)!).scale(compositor.frame(at: 0), index: 0, to: layout.size)
+        var out: [UInt8] = []
+        KittyGraphics(tmux: kitty.tmux).transmitStill(size: frame.size, payload: frame.payload, to: &out)
+        out += [0x0D, 0x0A]
+        TerminalOutput.write(1, out)
     }
 }
 

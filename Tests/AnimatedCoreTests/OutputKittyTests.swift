@@ -264,6 +264,20 @@ func solidCanvas(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8)) -> Ca
         #expect(anim.uploads == 3 + 3 * 2)
     }
 
+    @Test func bgColourIsBlendedInTheTransparentStaysForKitty() {
+        let size = RenderSize(width: 4, height: 4)
+        let canvas = solidCanvas(4, 4, (255, 0, 0, 128))
+        let onBlue = KittyFramePreparer(background: .color(0, 0, 255)).scale(canvas, index: 0, to: size)
+        let px = KittyFramePreparer.pixels(of: onBlue.payload, size: size)!
+        #expect(Array(px.prefix(4)) == [128, 0, 127, 255])
+        let kept = KittyFramePreparer().scale(canvas, index: 0, to: size)
+        #expect(Array(KittyFramePreparer.pixels(of: kept.payload, size: size)!.prefix(4)) == [255, 0, 0, 128])
+        let checker = KittyFramePreparer(background: .checker).scale(solidCanvas(8, 8, (0, 0, 0, 0)), index: 0,
+                                                                     to: RenderSize(width: 8, height: 8))
+        let cp = KittyFramePreparer.pixels(of: checker.payload, size: RenderSize(width: 8, height: 8))!
+        #expect(cp[0] == 0x99 && cp[4 * 4] == 0x66 && cp[3] == 255)
+    }
+
     @Test func detectionPolicy() {
         func d(_ env: [String: String], _ answers: TerminalGraphicsAnswers? = nil, passthrough: Bool = false,
                _ req: GraphicsRequest = .auto) -> GraphicsPolicy.Decision {

@@ -82,3 +82,14 @@ def test_forced_kitty_without_any_pixel_size_warns_and_uses_cells(gif):
     assert b'reports no cell size in pixels; using cells' in res.output
     assert not KITTY_UPLOAD.search(res.output)
     assert TRUECOLOR_CELLS.search(res.output)
+
+
+def test_a_still_image_is_printed_in_pixels(gif):
+    still = os.path.join(TMP, 'still.gif')
+    write_gif(still, 8, 4, [[(0, 250, 0)] * 32])
+    res = t.run(['--graphics', 'kitty', still], t.KITTY, xpixel=800, ypixel=480)
+    assert res.status == 0
+    m = re.search(rb'\x1b_Ga=T,f=32,o=z,s=(\d+),v=(\d+),q=2', res.output)
+    assert m and (int(m.group(1)), int(m.group(2))) == (800, 400)
+    assert b'\x1b[?1049h' not in res.output          # printed at the cursor, like cat
+    assert_clean(res)

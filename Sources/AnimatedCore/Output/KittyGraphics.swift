@@ -101,16 +101,46 @@ public struct KittyFramePreparer: FrameScaler {
     public let scaler: any FrameScaler
     /// zlib level: 1 is several times faster than the default 6 for a few percent more bytes.
     public let level: Int32
+    /// `--bg`: a colour or the checkerboard is blended in here; any other mode keeps the alpha,
+    /// and kitty composites the frame over the terminal's own background (exactly).
+    public let background: BackgroundMode
 
-    public init(scaler: any FrameScaler = AreaAverageScaler(), level: Int32 = 1) {
-        self.scaler = scaler; self.level = level
+    public init(scaler: any FrameScaler = AreaAverageScaler(), level: Int32 = 1,
+                background: BackgroundMode = .terminal) {
+        self.scaler = scaler; self.level = level; self.background = background
     }
 
     public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
-        let frame = scaler.scale(canvas, index: index, to: size)
-        let packed = frame.pixels.withUnsafeBytes { Zlib.compress($0, level: level) }
+        var pixels = scaler.scale(canvas, index: index, to: size).pixels
+        let w = max(1, size.width)
+        if case .color(let r, let g, let b) = background {
+            Self.flatten(&pixels, width: w) { _, _ in (r, g, b) }
+        } else if background == .checker {
+            Self.flatten(&pixels, width: w) { x, y in
+                let light = ((x / CellRenderer.checkerSquare) + (y / CellRenderer.checkerSquare)) & 1 == 0
+                let c = light ? CellRenderer.checkerLight : CellRenderer.checkerDark
+                return (c, c, c)
+            }
+        }
+        let packed = pixels.withUnsafeBytes { Zlib.compress($0, level: level) }
         let text = packed.withUnsafeBytes { Base64.encode($0) }
-        return ScaledFrame(index: index, size: frame.size, pixels: [], payload: text)
+        return ScaledFrame(index: index, size: size, pixels: [], payload: text)
+    }
+
+    /// Blends every pixel that is not opaque over `under(x, y)` (sRGB, as the cell renderer).
+    private static func flatten(_ pixels: inout [UInt8], width: Int,
+                                under: (Int, Int) -> (UInt8, UInt8, UInt8)) {
+        pixels.withUnsafeMutableBufferPointer { px in
+            for i in stride(from: 0, to: px.count, by: 4) where px[i + 3] != 255 {
+                let n = i / 4
+                let (r, g, b) = under(n % width, n / width)
+                let a = px[i + 3]
+                px[i] = CellRenderer.over(px[i], r, a)
+                px[i + 1] = CellRenderer.over(px[i + 1], g, a)
+                px[i + 2] = CellRenderer.over(px[i + 2], b, a)
+                px[i + 3] = 255
+            }
+        }
     }
 
     /// The RGBA a payload carries, or nil if it is not one of ours (tests; fallback to cells).

@@ -128,21 +128,25 @@ struct Play: ParsableCommand {
         }
         let view = PlaybackView(screen: screen, mode: colorMode, path: path,
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
+        let cells = { () -> any FrameOutput in
+            CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background), screen: screen)
+        }
         let output: any FrameOutput
         if let kitty = graphics.kitty {
             output = KittyOutput(screen: screen, view: view, cell: kitty.cell, reportedCell: kitty.reportedCell,
                                  tmux: kitty.tmux, preparer: preparer)
         } else {
-            output = CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background),
-                                screen: screen)
+            output = cells()
         }
         let loop = PlaybackLoop(player: player, renderSize: first.size, screen: screen, signals: signals,
-                                output: output, showStatus: status, layoutFor: layoutFor)
+                                output: output, fallback: graphics.kitty != nil ? cells : nil,
+                                showStatus: status, layoutFor: layoutFor)
         let end = loop.run()
-        output.leave()
+        loop.output.leave()
         screen.end()
+        for warning in loop.warnings { TerminalOutput.write(2, "animplay: warning: \(warning)\n") }
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
-            output.printLast()
+            loop.output.printLast()
         }
         if case .failed(let error) = end {
             throw CLIFailure(file: source.displayName, error: error)

@@ -93,3 +93,26 @@ def test_a_still_image_is_printed_in_pixels(gif):
     assert m and (int(m.group(1)), int(m.group(2))) == (800, 400)
     assert b'\x1b[?1049h' not in res.output          # printed at the cursor, like cat
     assert_clean(res)
+
+
+def test_a_terminal_that_refuses_uploads_gets_cells_with_one_warning():
+    # kitty-like, but every added frame is refused (as when out of storage): animplay deletes
+    # the image, goes on in cells from the same place, and warns once after the restore.
+    slow = os.path.join(TMP, 'slow.gif')
+    write_gif(slow, 8, 4, [[c] * 32 for c in [(250, 0, 0), (0, 250, 0), (0, 0, 250), (250, 250, 0)]],
+              delay_cs=20, loops=2)
+    t.QUERIES.append((re.compile(rb'\x1b_Ga=f,i=\d+'), 'upload'))
+    try:
+        profile = dict(t.KITTY, upload=b'\x1b_Gi=1;ENOSPC:no room for this frame' + t.ST)
+        res = t.run([slow], profile, xpixel=800, ypixel=480, timeout=15)
+    finally:
+        t.QUERIES.pop()
+    assert res.status == 0, res.output[-400:]
+    out = res.output
+    refused = out.index(b'\x1b_Ga=f,')
+    after = out[refused:]
+    assert re.search(rb'\x1b_Ga=d,d=I,i=\d+', after)              # the image and its frames deleted
+    assert TRUECOLOR_CELLS.search(after)                         # playback went on in cells
+    assert out.count(b'\x1b_Ga=f,i=') == 1                        # no upload after the refusal
+    assert out.count(b'warning: the terminal refused kitty graphics (ENOSPC') == 1
+    assert_clean(res)                                            # the reply never reached the keys

@@ -8,6 +8,9 @@
 /// (later kitty versions ignore the repeated key).
 /// Inside tmux each command is wrapped for passthrough (`ESC P tmux; … ESC \`, every ESC of the
 /// command doubled), which tmux forwards when its `allow-passthrough` option is on.
+///
+/// Uploads ask for error replies only (`q=1`: an out-of-storage or unsupported terminal says
+/// so, see `KittyReplyFilter`); everything else is silent (`q=2`).
 public struct KittyGraphics: Sendable {
     /// Wrap commands for tmux passthrough.
     public var tmux: Bool
@@ -58,7 +61,7 @@ public struct KittyGraphics: Sendable {
     public func transmitAndPlace(id: UInt32, placement: UInt32, size: RenderSize, payload: [UInt8],
                                  moveCursor: Bool = false, to out: inout [UInt8]) {
         append(keys: "a=T,i=\(id),p=\(placement),f=32,o=z,s=\(size.width),v=\(size.height)"
-                + (moveCursor ? "" : ",C=1") + ",q=2", payload: payload[...], to: &out)
+                + (moveCursor ? "" : ",C=1") + ",q=1", payload: payload[...], to: &out)
     }
 
     /// Transmits and shows a still image at the cursor, without an id (kitty then sends no
@@ -69,12 +72,12 @@ public struct KittyGraphics: Sendable {
 
     /// Adds a frame to image `id` (it becomes the next frame number); not shown until `show`.
     public func addFrame(id: UInt32, size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
-        append(keys: "a=f,i=\(id),f=32,o=z,s=\(size.width),v=\(size.height),q=2", payload: payload[...], to: &out)
+        append(keys: "a=f,i=\(id),f=32,o=z,s=\(size.width),v=\(size.height),q=1", payload: payload[...], to: &out)
     }
 
     /// Replaces the data of frame `frame` of image `id` (overwriting, not blending: `X=1`).
     public func replaceFrame(id: UInt32, frame: Int, size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
-        append(keys: "a=f,i=\(id),r=\(frame),X=1,f=32,o=z,s=\(size.width),v=\(size.height),q=2",
+        append(keys: "a=f,i=\(id),r=\(frame),X=1,f=32,o=z,s=\(size.width),v=\(size.height),q=1",
                payload: payload[...], to: &out)
     }
 

@@ -7,6 +7,7 @@ public struct FrameSource: Sendable, Equatable {
     /// The image file of a frame-sequence frame.
     public var file: String?
 
+    /// Where a frame comes from.
     public init(sheetRect: FrameRect? = nil, rotated: Bool = false, file: String? = nil) {
         self.sheetRect = sheetRect; self.rotated = rotated; self.file = file
     }
@@ -30,18 +31,5 @@ enum IndependentFrames {
             out.append(f)
         }
         return out
-    }
-}
-
-extension AnimatedError {
-    /// The same error with `prefix` before its message (names the file of a sequence frame).
-    func prefixed(_ prefix: String) -> AnimatedError {
-        switch self {
-        case .unreadable(let s): return .unreadable(prefix + s)
-        case .unsupportedFormat(let s): return .unsupportedFormat(prefix + s)
-        case .invalid(let s): return .invalid(prefix + s)
-        case .limitExceeded(let s): return .limitExceeded(prefix + s)
-        case .output(let s): return .output(prefix + s)
-        }
     }
 }

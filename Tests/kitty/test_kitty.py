@@ -163,3 +163,31 @@ def test_resize_places_and_uploads_again(display, anims):
         assert k.exit_status() == 1
     finally:
         k.close()
+
+
+@pytest.mark.skipif(not __import__('shutil').which('tmux'), reason='needs tmux')
+@pytest.mark.parametrize('passthrough', ['on', 'off'])
+def test_inside_tmux_frames_reach_kitty_only_through_passthrough(display, anims, tmp_path, passthrough):
+    # tmux in kitty: with allow-passthrough on, auto-detection wraps every command for
+    # passthrough and kitty shows the frames; with it off, cells.
+    conf = tmp_path / 'tmux.conf'
+    conf.write_text(f'set -g allow-passthrough {passthrough}\nset -g status off\n')
+    sock = str(tmp_path / 'tmux.sock')
+    k = Kitty(display, ['--loop', '0', anims['gif']], inside=['tmux', '-S', sock, '-f', str(conf), 'new-session'])
+    try:
+        pid = k.pid()
+        if passthrough == 'on':
+            def switched():
+                cmds = group_uploads(k.commands())
+                return cmds if len([c for c in cmds if c['action'] == 'a']) >= 3 else None
+            cmds = k.wait_for(switched, what='frame switches through tmux')
+            assert [c['action'] for c in cmds if c['action'] in ('T', 'f')][:2] == ['T', 'f']
+        # Either way the animation is on screen (pixels, or truecolor cells).
+        k.wait_for(lambda: dominant(k.screen_colors(COLORS), 5000), what='the animation in tmux')
+        if passthrough == 'off':
+            assert not [c for c in k.commands() if c['action'] in ('T', 'f', 'a')]
+        os.kill(pid, signal.SIGTERM)
+        assert k.exit_status() == 1
+    finally:
+        subprocess.run(['tmux', '-S', sock, 'kill-server'], capture_output=True)
+        k.close()

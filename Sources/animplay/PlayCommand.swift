@@ -29,6 +29,7 @@ struct Play: ParsableCommand {
     @OptionGroup var source: SourceOptions
     @OptionGroup var decodeOptions: DecodeOptionGroup
     @OptionGroup var graphicsOptions: GraphicsOptions
+    @OptionGroup var palette: PaletteOptions
 
     @Option(name: .customLong("loop"), help: ArgumentHelp("Number of plays; 0 = forever (default: the file's own count).", valueName: "N"))
     var plays: Int?
@@ -54,8 +55,8 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits).", valueName: "N"))
     var scale: Int?
 
-    @Option(help: ArgumentHelp("Behind transparent pixels: none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "COLOR|checker"))
-    var bg: String = "none"
+    @Option(help: ArgumentHelp("Behind transparent pixels: auto (the terminal's background colour, asked with OSC 11, blended in linear light; a dark default when it does not answer), none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "auto|none|COLOR|checker"))
+    var bg: String = "auto"
 
     @Option(help: "Colours: auto (24-bit when the terminfo entry has RGB or COLORTERM is truecolor/24bit, else 256 or 16), truecolor, 256 or 16.")
     var colors: ColorRequest = .auto
@@ -73,7 +74,7 @@ struct Play: ParsableCommand {
         if let scale, scale < 1 { throw ValidationError("--scale must be 1 or more") }
         if let bufferMb, bufferMb < 1 { throw ValidationError("--buffer-mb must be 1 or more") }
         if let size, parseWxH(size) == nil { throw ValidationError("--size must look like WxH in cells (e.g. 80x24), got '\(size)'") }
-        guard parseBackground(bg) != nil else { throw ValidationError("--bg must be none, checker, RRGGBB, #RRGGBB, black, white or grey, got '\(bg)'") }
+        guard BackgroundRequest(bg) != nil else { throw ValidationError("--bg must be auto, none, checker, RRGGBB, #RRGGBB, black, white or grey, got '\(bg)'") }
     }
 
     func run() throws {
@@ -94,14 +95,15 @@ struct Play: ParsableCommand {
     // MARK: - Animation
 
     private func play(_ decoder: sending any AnimationDecoder) throws(CLIFailure) {
-        let background = parseBackground(bg)!
-        let info = decoder.info
-        let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height)
         let signals = try SignalPipe()
         defer { signals.uninstall() }
-        // One round of terminal queries before curses owns the tty (graphics, colours), and
-        // before the player starts: the producer prepares frames for the output chosen here.
+        // One round of terminal queries before anything else owns the tty (graphics, colours):
+        // the background colour is needed before the first frame is prepared.
         let probe = TerminalProbe.run()
+        let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
+        let info = decoder.info
+        let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height)
+        // Chosen before the player starts: the producer prepares frames for this output.
         let graphics = graphicsOptions.choose(probe.report)
         let preparer: any FrameScaler = graphics.kitty != nil ? KittyFramePreparer(background: background) : AreaAverageScaler()
         let cell = graphics.kitty?.cell ?? RenderLayout.halfBlockCell
@@ -129,7 +131,9 @@ struct Play: ParsableCommand {
         let view = PlaybackView(screen: screen, mode: colorMode, path: path,
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
         let cells = { () -> any FrameOutput in
-            CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background), screen: screen)
+            CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background, dither: palette.dither,
+                                                          palette16: probe.report.answeredPalette16),
+                       screen: screen)
         }
         let output: any FrameOutput
         if let kitty = graphics.kitty {
@@ -141,6 +145,7 @@ struct Play: ParsableCommand {
         let loop = PlaybackLoop(player: player, renderSize: first.size, screen: screen, signals: signals,
                                 output: output, fallback: graphics.kitty != nil ? cells : nil,
                                 showStatus: status, layoutFor: layoutFor)
+        loop.notes = [backgroundNote].compactMap { $0 }
         let end = loop.run()
         loop.output.leave()
         screen.end()
@@ -176,9 +181,12 @@ struct Play: ParsableCommand {
 
     /// A single frame is printed at the cursor like `cat`, without entering curses mode.
     private func printStill(_ decoder: any AnimationDecoder) throws(CLIFailure) {
-        // Real pixels when the terminal has them, chosen as for animations.
-        if let kitty = graphicsOptions.choose(TerminalProbe.run().report).kitty {
-            try printStillKitty(decoder, kitty)
+        // Real pixels when the terminal has them, chosen as for animations (one probe serves
+        // both this choice and the background below).
+        let request = BackgroundRequest(bg)!
+        let probed = graphicsOptions.graphicsArgument != "cells" ? TerminalProbe.run().report : nil
+        if let probed, let kitty = graphicsOptions.choose(probed).kitty {
+            try printStillKitty(decoder, kitty, background: request.resolve(probed).mode)
             return
         }
         guard animplay_setupterm(1) != 0 else {
@@ -201,14 +209,18 @@ struct Play: ParsableCommand {
         }
         let frame = AreaAverageScaler().scale(compositor.frame(at: 0), index: 0, to: layout.size)
         let grid = CellGrid()
-        CellRenderer(mode: colorMode, background: parseBackground(bg)!).render(frame, into: grid)
+        // The terminal is asked only when its answers matter: its background, its 16 colours.
+        let report = probed ?? (request == .auto || colorMode == .palette16 ? TerminalProbe.run().report : TerminalReport())
+        CellRenderer(mode: colorMode, background: request.resolve(report).mode, dither: palette.dither,
+                     palette16: report.answeredPalette16).render(frame, into: grid)
         var writer = SGRCellWriter(mode: colorMode)
         writer.printLines(grid)
         TerminalOutput.write(1, writer.bytes)
     }
 
     /// A still through kitty graphics: transmitted and shown at the cursor, which moves below it.
-    private func printStillKitty(_ decoder: any AnimationDecoder, _ kitty: GraphicsOptions.KittySetup) throws(CLIFailure) {
+    private func printStillKitty(_ decoder: any AnimationDecoder, _ kitty: GraphicsOptions.KittySetup,
+                                 background: BackgroundMode) throws(CLIFailure) {
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
         let layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols), kitty.cell)
@@ -216,7 +228,7 @@ struct Play: ParsableCommand {
         do { compositor = try Compositor(decoder: decoder) } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
-        let frame = KittyFramePreparer(background: parseBackground(bg)!).scale(compositor.frame(at: 0), index: 0, to: layout.size)
+        let frame = KittyFramePreparer(background: background).scale(compositor.frame(at: 0), index: 0, to: layout.size)
         var out: [UInt8] = []
         KittyGraphics(tmux: kitty.tmux).transmitStill(size: frame.size, payload: frame.payload, to: &out)
         out += [0x0D, 0x0A]
@@ -231,17 +243,3 @@ extension Play {
 extension PlaybackMode: ExpressibleByArgument {}
 extension ColorRequest: ExpressibleByArgument {}
 extension FitMode: EnumerableFlag {}
-
-/// --bg values.
-func parseBackground(_ s: String) -> BackgroundMode? {
-    switch s.lowercased() {
-    case "none", "default", "terminal": return .terminal
-    case "checker", "checkerboard": return .checker
-    case "black": return .color(0, 0, 0)
-    case "white": return .color(255, 255, 255)
-    case "grey", "gray": return .color(128, 128, 128)
-    default:
-        guard let (r, g, b) = parseHexColor(s) else { return nil }
-        return .color(r, g, b)
-    }
-}

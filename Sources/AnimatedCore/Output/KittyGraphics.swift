@@ -120,8 +120,8 @@ public struct KittyFramePreparer: FrameScaler {
             Self.flatten(&pixels, width: w) { _, _ in (r, g, b) }
         } else if background == .checker {
             Self.flatten(&pixels, width: w) { x, y in
-                let light = ((x / CellRenderer.checkerSquare) + (y / CellRenderer.checkerSquare)) & 1 == 0
-                let c = light ? CellRenderer.checkerLight : CellRenderer.checkerDark
+                let light = ((x / BackgroundMode.checkerSquare) + (y / BackgroundMode.checkerSquare)) & 1 == 0
+                let c = light ? BackgroundMode.checkerLight : BackgroundMode.checkerDark
                 return (c, c, c)
             }
         }
@@ -138,9 +138,9 @@ public struct KittyFramePreparer: FrameScaler {
                 let n = i / 4
                 let (r, g, b) = under(n % width, n / width)
                 let a = px[i + 3]
-                px[i] = CellRenderer.over(px[i], r, a)
-                px[i + 1] = CellRenderer.over(px[i + 1], g, a)
-                px[i + 2] = CellRenderer.over(px[i + 2], b, a)
+                px[i] = BackgroundMode.over(px[i], r, a)
+                px[i + 1] = BackgroundMode.over(px[i + 1], g, a)
+                px[i + 2] = BackgroundMode.over(px[i + 2], b, a)
                 px[i + 3] = 255
             }
         }

@@ -129,7 +129,7 @@ final class NcursesScreen {
     }
 
     /// Keys typed since the last call (ncurses key codes; KEY_RESIZE is dropped: resizes come
-    /// through the signal pipe).
+    /// through the signal pipe; late terminal replies are dropped).
     func readKeys() -> [Int32] {
         var keys: [Int32] = []
         while true {
@@ -137,8 +137,14 @@ final class NcursesScreen {
             if k == ERR { break }
             if k != KEY_RESIZE { keys.append(k) }
         }
-        return keys
+        return replyFilter.filter(keys, now: MonotonicClock.nanoseconds())
     }
+
+    /// Terminal replies that arrive after the probe gave up on them are not keys.
+    private var replyFilter = KeyReplyFilter()
+
+    /// kitty graphics replies read among the keys since the last call (upload errors).
+    func takeKittyReplies() -> [String] { replyFilter.takeKittyReplies() }
 
     /// Hands bytes read before curses started (keys typed during the terminal probe) to the
     /// key reader, in order: ncurses' push-back is a stack, so they go in reversed.

@@ -24,12 +24,12 @@ final class PlaybackLoop {
     private(set) var output: any FrameOutput
     /// The output to use instead if the terminal refuses this one (kitty → cells).
     private var fallback: (() -> any FrameOutput)?
-    /// Terminal replies among the keys (kitty upload errors).
-    private var replies = KittyReplyFilter()
     /// Lines to print once the terminal is restored.
     private(set) var warnings: [String] = []
     var hasFrame: Bool { output.hasFrame }
     private var showStatus: Bool
+    /// Facts for the status line that do not change while playing (e.g. an assumed background).
+    var notes: [String] = []
     /// Where frames go for a given box (rows × columns of cells available for the image, cells
     /// of `cell` pixels).
     private let layoutFor: (_ rows: Int, _ columns: Int, _ cell: RenderSize) -> RenderLayout
@@ -67,8 +67,8 @@ final class PlaybackLoop {
             if update.finished && !player.status.paused { return .finished }
             // 3. Sleep until the deadline, a key or a signal.
             wait(until: update.nextDeadline)
-            let (keys, answers) = replies.filter(screen.readKeys())
-            if let error = answers.first(where: { $0 != "OK" }) { fallBack(because: error) }
+            let keys = screen.readKeys()
+            if let error = screen.takeKittyReplies().first(where: { $0 != "OK" }) { fallBack(because: error) }
             for key in keys {
                 guard let action = KeyMap.action(for: key) else { continue }
                 if action == .quit { return .quit }
@@ -149,6 +149,7 @@ final class PlaybackLoop {
         if s.mode != .normal { parts.append(s.mode.rawValue) }
         if s.paused { parts.append("paused") }
         if let note = output.statusNote { parts.append(note) }
+        parts += notes
         return " " + parts.joined(separator: "  ")
     }
 

@@ -9,13 +9,14 @@ final class CellOutput: FrameOutput {
     /// The last frame as cells (printed into the normal screen on exit).
     let grid = CellGrid()
     private(set) var hasFrame = false
-    let preparer: any FrameScaler = AreaAverageScaler()
+    /// Scales (and, for finer symbols, chooses the glyphs) on the producer thread.
+    let preparer: any FrameScaler
     var cell: RenderSize { RenderLayout.halfBlockCell }
     var failure: String? { nil }
     var statusNote: String? { nil }
 
-    init(view: PlaybackView, renderer: CellRenderer, screen: NcursesScreen) {
-        self.view = view; self.renderer = renderer; self.screen = screen
+    init(view: PlaybackView, renderer: CellRenderer, screen: NcursesScreen, preparer: any FrameScaler) {
+        self.view = view; self.renderer = renderer; self.screen = screen; self.preparer = preparer
     }
 
     func show(_ frame: ScaledFrame) {

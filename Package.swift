@@ -21,6 +21,9 @@ let package = Package(
         .target(name: "CPNG", path: "Sources/CPNG"),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
                        providers: [.apt(["libwebp-dev"])]),
+        // zlib for kitty graphics payloads (o=z).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
         // Linked by name: ncursesw's pkg-config adds -D flags SwiftPM rejects with a warning.
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses",
                        providers: [.apt(["libncurses-dev"])]),
@@ -29,7 +32,7 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CWebP", "CCurl"]
+            dependencies: ["CGIF", "CPNG", "CWebP", "CCurl", "CZlib"]
         ),
         .executableTarget(
             name: "animplay",

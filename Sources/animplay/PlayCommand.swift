@@ -29,6 +29,7 @@ struct Play: ParsableCommand {
 
     @OptionGroup var source: SourceOptions
     @OptionGroup var decodeOptions: DecodeOptionGroup
+    @OptionGroup var graphicsOptions: GraphicsOptions
     @OptionGroup var palette: PaletteOptions
     @OptionGroup var symbolOptions: SymbolOptions
 
@@ -115,17 +116,20 @@ struct Play: ParsableCommand {
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         let info = decoder.info
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height)
+        // Chosen before the player starts: the producer prepares frames for this output.
+        let graphics = graphicsOptions.choose(probe.report)
+        let preparer: any FrameScaler = graphics.kitty != nil ? KittyFramePreparer(background: background) : symbolOptions.scaler(background: background)
+        let cell = graphics.kitty?.cell ?? RenderLayout.halfBlockCell
         // The player starts before curses so that the first frame is being prepared while the
         // terminal is set up; the kernel's window size is what ncurses will report.
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
-        let first = layoutFor(Int(rows) - (status ? 1 : 0), Int(cols))
+        let first = layoutFor(Int(rows) - (status ? 1 : 0), Int(cols), cell)
         let options = PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
                                     bufferBytes: bufferMb.map { $0 << 20 })
         let player: Player
         do {
-            player = try Player(decoder: decoder, options: options, scaler: symbolOptions.scaler(background: background),
-                                renderSize: first.size)
+            player = try Player(decoder: decoder, options: options, scaler: preparer, renderSize: first.size)
         } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
@@ -141,18 +145,29 @@ struct Play: ParsableCommand {
         }
         let view = PlaybackView(screen: screen, mode: colorMode, path: path,
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
-        let loop = PlaybackLoop(player: player, renderSize: first.size, view: view, screen: screen, signals: signals,
-                                renderer: CellRenderer(mode: colorMode, background: background, dither: palette.dither,
-                                                       palette16: probe.report.answeredPalette16),
+        let cells = { () -> any FrameOutput in
+            CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background, dither: palette.dither,
+                                                          palette16: probe.report.answeredPalette16),
+                       screen: screen, preparer: symbolOptions.scaler(background: background))
+        }
+        let output: any FrameOutput
+        if let kitty = graphics.kitty {
+            output = KittyOutput(screen: screen, view: view, cell: kitty.cell, reportedCell: kitty.reportedCell,
+                                 tmux: kitty.tmux, preparer: preparer)
+        } else {
+            output = cells()
+        }
+        let loop = PlaybackLoop(player: player, renderSize: first.size, screen: screen, signals: signals,
+                                output: output, fallback: graphics.kitty != nil ? cells : nil,
                                 showStatus: status, layoutFor: layoutFor)
         loop.notes = [backgroundNote].compactMap { $0 }
         if info.provisional { loop.download = spool }
         let end = loop.run()
+        loop.output.leave()
         screen.end()
+        for warning in loop.warnings { TerminalOutput.write(2, "animplay: warning: \(warning)\n") }
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
-            var writer = SGRCellWriter(mode: colorMode)
-            writer.printLines(loop.grid)
-            TerminalOutput.write(1, writer.bytes)
+            loop.output.printLast()
         }
         if case .failed(let error) = end {
             throw CLIFailure(file: source.displayName, error: error)
@@ -164,14 +179,14 @@ struct Play: ParsableCommand {
 
     /// Layout in a box of `rows` × `columns` cells of screen: --size (clamped to the screen)
     /// centred in it, the image fitted and centred in that.
-    private func layoutFunction(canvasWidth: Int, canvasHeight: Int) -> (Int, Int) -> RenderLayout {
+    private func layoutFunction(canvasWidth: Int, canvasHeight: Int) -> (Int, Int, RenderSize) -> RenderLayout {
         let requested = size.flatMap(parseWxH)
         let fit = fitMode, scale = scale
-        return { rows, columns in
+        return { rows, columns, cell in
             let rows = max(1, rows), columns = max(1, columns)
             let boxCols = min(columns, requested?.0 ?? columns), boxRows = min(rows, requested?.1 ?? rows)
             var l = RenderLayout.compute(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
-                                         columns: boxCols, rows: boxRows, fit: fit, scale: scale)
+                                         columns: boxCols, rows: boxRows, fit: fit, scale: scale, cell: cell)
             l.row += (rows - boxRows) / 2
             l.column += (columns - boxCols) / 2
             return l
@@ -182,6 +197,14 @@ struct Play: ParsableCommand {
 
     /// A single frame is printed at the cursor like `cat`, without entering curses mode.
     private func printStill(_ decoder: any AnimationDecoder) throws(CLIFailure) {
+        // Real pixels when the terminal has them, chosen as for animations (one probe serves
+        // both this choice and the background below).
+        let request = BackgroundRequest(bg)!
+        let probed = graphicsOptions.graphicsArgument != "cells" ? TerminalProbe.run().report : nil
+        if let probed, let kitty = graphicsOptions.choose(probed).kitty {
+            try printStillKitty(decoder, kitty, background: request.resolve(probed).mode)
+            return
+        }
         guard animplay_setupterm(1) != 0 else {
             throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
         }
@@ -194,15 +217,14 @@ struct Play: ParsableCommand {
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
         // Leave a line for the prompt that follows.
-        var layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols))
+        var layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols), RenderLayout.halfBlockCell)
         layout.row = 0
         let compositor: Compositor
         do { compositor = try Compositor(decoder: decoder) } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
         // The terminal is asked only when its answers matter: its background, its 16 colours.
-        let request = BackgroundRequest(bg)!
-        let report = request == .auto || colorMode == .palette16 ? TerminalProbe.run().report : TerminalReport()
+        let report = probed ?? (request == .auto || colorMode == .palette16 ? TerminalProbe.run().report : TerminalReport())
         let background = request.resolve(report).mode
         let frame = symbolOptions.scaler(background: background).scale(compositor.frame(at: 0), index: 0, to: layout.size)
         let grid = CellGrid()
@@ -211,6 +233,23 @@ struct Play: ParsableCommand {
         var writer = SGRCellWriter(mode: colorMode)
         writer.printLines(grid)
         TerminalOutput.write(1, writer.bytes)
+    }
+
+    /// A still through kitty graphics: transmitted and shown at the cursor, which moves below it.
+    private func printStillKitty(_ decoder: any AnimationDecoder, _ kitty: GraphicsOptions.KittySetup,
+                                 background: BackgroundMode) throws(CLIFailure) {
+        var rows: Int32 = 24, cols: Int32 = 80
+        _ = animplay_window_size(1, &rows, &cols)
+        let layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols), kitty.cell)
+        let compositor: Compositor
+        do { compositor = try Compositor(decoder: decoder) } catch {
+            throw CLIFailure(file: source.displayName, error: error)
+        }
+        let frame = KittyFramePreparer(background: background).scale(compositor.frame(at: 0), index: 0, to: layout.size)
+        var out: [UInt8] = []
+        KittyGraphics(tmux: kitty.tmux).transmitStill(size: frame.size, payload: frame.payload, to: &out)
+        out += [0x0D, 0x0A]
+        TerminalOutput.write(1, out)
     }
 }
 

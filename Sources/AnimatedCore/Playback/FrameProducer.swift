@@ -3,7 +3,6 @@
 /// to the render size.
 struct FrameProducer {
     let buffer: FrameBuffer
-    let scaler: any FrameScaler
 
     /// Opens the decoder on this thread, then produces until told to quit.
     func run(open: () throws(AnimatedError) -> any AnimationDecoder) {
@@ -17,8 +16,8 @@ struct FrameProducer {
         var cursor = FrameBuffer.Cursor()
         while true {
             switch buffer.nextJob(&cursor, cost: { f in Self.start(toward: f, from: compositor).distance(to: f) + 1 }) {
-            case .produce(let target, let generation, let size):
-                produce(target, generation: generation, size: size, with: compositor)
+            case .produce(let target, let generation, let size, let scaler):
+                produce(target, generation: generation, size: size, scaler: scaler, with: compositor)
             case .refresh:
                 do {
                     if try compositor.decoder.refresh() {
@@ -49,7 +48,8 @@ struct FrameProducer {
     /// current frame (or the keyframe a replay starts from) and the target are composited too;
     /// those the buffer wants soon (in reverse play, all of them) are scaled on the way, the
     /// others (frames the display skipped) are not.
-    private func produce(_ target: Int, generation: Int, size: RenderSize, with compositor: Compositor) {
+    private func produce(_ target: Int, generation: Int, size: RenderSize, scaler: any FrameScaler,
+                         with compositor: Compositor) {
         var g = Self.start(toward: target, from: compositor)
         while g < target {
             let canvas = compositor.frame(at: g)

@@ -10,8 +10,10 @@ public struct RenderSize: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(width)x\(height)" }
 }
 
-/// A composited frame already scaled to the render target: what the cell renderer consumes.
-/// RGBA, 8-bit sRGB, straight (non-premultiplied) alpha, rows packed.
+/// A composited frame prepared for the output: what the frame buffer holds and the display
+/// writes. Cells get `pixels` (RGBA, 8-bit sRGB, straight alpha, rows packed, at the render
+/// size); pixel outputs may keep only `payload`, their encoded form (kitty: base64 of the zlib
+/// stream of the RGBA), so that the buffer's byte budget counts what is really held.
 ///
 /// With finer symbols (`SymbolScaler`) the frame holds the chosen cells instead of pixels
 /// (`pixels` is empty): glyph choice is the expensive part, so it is done once on the producer
@@ -22,19 +24,23 @@ public struct ScaledFrame: Sendable {
     /// Its size in pixels; with `cells`, the render size in half-block pixels (columns ×
     /// 2·rows), whatever the symbols.
     public let size: RenderSize
-    /// RGBA, rows packed.
+    /// RGBA at `size`, rows packed, or empty when the output keeps only its payload.
     public let pixels: [UInt8]
+    /// The output's encoded frame (empty for cells).
+    public let payload: [UInt8]
     /// The cells, when the scaler chose the glyphs itself (`SymbolScaler`).
     public let cells: SymbolCells?
-    /// Frame `index` scaled to `size` (pixels), or its cells for that size.
-    public init(index: Int, size: RenderSize, pixels: [UInt8], cells: SymbolCells? = nil) {
-        self.index = index; self.size = size; self.pixels = pixels; self.cells = cells
+    /// Frame `index` prepared at `size`: pixels, its cells for that size, or a payload.
+    public init(index: Int, size: RenderSize, pixels: [UInt8], cells: SymbolCells? = nil, payload: [UInt8] = []) {
+        self.index = index; self.size = size; self.pixels = pixels; self.cells = cells; self.payload = payload
     }
-    /// Bytes of pixel and cell data.
-    public var byteCount: Int { pixels.count + (cells?.byteCount ?? 0) }
+    /// Bytes held: pixel, cell and payload data.
+    public var byteCount: Int { pixels.count + (cells?.byteCount ?? 0) + payload.count }
 }
 
-/// Scales a composited canvas to the render size. Runs on the frame buffer's producer thread.
+/// Prepares a composited canvas for the output at the render size: scales it (and, for pixel
+/// outputs, encodes it). Runs on the frame buffer's producer thread, so the display thread only
+/// writes what it gets.
 public protocol FrameScaler: Sendable {
     func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame
 }

@@ -11,7 +11,16 @@ package struct KeyReplyFilter: Sendable {
     private var lastInput: UInt64 = 0
     package static let staleNanoseconds: UInt64 = 500_000_000
 
+    /// Messages of the kitty graphics replies taken out so far (e.g. "ENOSPC:…" for a refused
+    /// frame upload), for the output to act on; `takeKittyReplies()` empties it.
+    package private(set) var kittyReplies: [String] = []
+
     package init() {}
+
+    package mutating func takeKittyReplies() -> [String] {
+        defer { kittyReplies = [] }
+        return kittyReplies
+    }
 
     /// `keys`: one batch of key codes as ncurses delivers them (bytes 0–255 as they came,
     /// decoded keys such as KEY_LEFT above 255), read at `now` (nanoseconds).
@@ -20,8 +29,12 @@ package struct KeyReplyFilter: Sendable {
         guard !keys.isEmpty else { return [] }
         lastInput = now
         var out: [Int32] = []
+        var replies: [String] = []
         func take(_ events: [TerminalReplyParser.Event]) {
-            for case .keys(let bytes) in events { out += bytes.map(Int32.init) }
+            for e in events {
+                if case .keys(let bytes) = e { out += bytes.map(Int32.init) }
+                if case .kittyGraphics(_, let message) = e { replies.append(message) }
+            }
         }
         for k in keys {
             if (0..<256).contains(k) {
@@ -34,6 +47,7 @@ package struct KeyReplyFilter: Sendable {
         }
         // ncurses hands over a lone Esc only after its escape delay: it is the Esc key.
         if parser.isAtLoneEscape { take(parser.finish()) }
+        kittyReplies += replies.prefix(16)
         return out
     }
 }

@@ -143,6 +143,9 @@ final class NcursesScreen {
     /// Terminal replies that arrive after the probe gave up on them are not keys.
     private var replyFilter = KeyReplyFilter()
 
+    /// kitty graphics replies read among the keys since the last call (upload errors).
+    func takeKittyReplies() -> [String] { replyFilter.takeKittyReplies() }
+
     /// Hands bytes read before curses started (keys typed during the terminal probe) to the
     /// key reader, in order: ncurses' push-back is a stack, so they go in reversed.
     func pushBack(_ bytes: [UInt8]) {

@@ -18,30 +18,33 @@ enum PlaybackEnd: Equatable {
 /// resizes are handled here, between frames, never inside a handler.
 final class PlaybackLoop {
     let player: Player
-    let view: PlaybackView
     let screen: NcursesScreen
     let signals: SignalPipe
-    let renderer: CellRenderer
-    /// The last frame as cells (printed into the normal screen on exit).
-    let grid = CellGrid()
-    private(set) var hasFrame = false
+    /// Where frames go (cells or pixels).
+    private(set) var output: any FrameOutput
+    /// The output to use instead if the terminal refuses this one (kitty → cells).
+    private var fallback: (() -> any FrameOutput)?
+    /// Lines to print once the terminal is restored.
+    private(set) var warnings: [String] = []
+    var hasFrame: Bool { output.hasFrame }
     private var showStatus: Bool
     /// Facts for the status line that do not change while playing (e.g. an assumed background).
     var notes: [String] = []
-    /// Where frames go for a given box (rows × columns of cells available for the image).
-    private let layoutFor: (_ rows: Int, _ columns: Int) -> RenderLayout
+    /// Where frames go for a given box (rows × columns of cells available for the image, cells
+    /// of `cell` pixels).
+    private let layoutFor: (_ rows: Int, _ columns: Int, _ cell: RenderSize) -> RenderLayout
     private var layout: RenderLayout
     /// The stream still arriving (a download, a pipe): its progress joins the status line.
     var download: SpoolBuffer?
     private var lastStatusDraw: UInt64 = 0
 
     /// `renderSize`: what the player was created with (re-fitted if ncurses sees another size).
-    init(player: Player, renderSize: RenderSize, view: PlaybackView, screen: NcursesScreen,
-         signals: SignalPipe, renderer: CellRenderer, showStatus: Bool,
-         layoutFor: @escaping (_ rows: Int, _ columns: Int) -> RenderLayout) {
-        self.player = player; self.view = view; self.screen = screen; self.signals = signals
-        self.renderer = renderer; self.showStatus = showStatus; self.layoutFor = layoutFor
-        layout = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns)
+    init(player: Player, renderSize: RenderSize, screen: NcursesScreen, signals: SignalPipe,
+         output: any FrameOutput, fallback: (() -> any FrameOutput)? = nil, showStatus: Bool,
+         layoutFor: @escaping (_ rows: Int, _ columns: Int, _ cell: RenderSize) -> RenderLayout) {
+        self.player = player; self.screen = screen; self.signals = signals
+        self.output = output; self.fallback = fallback; self.showStatus = showStatus; self.layoutFor = layoutFor
+        layout = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns, output.cell)
         if layout.size != renderSize { player.resize(to: layout.size) }
     }
 
@@ -50,8 +53,10 @@ final class PlaybackLoop {
             // 1. Signals: quit, resize, resume.
             for s in signals.drain() {
                 switch s {
-                case SIGWINCH: if screen.syncSize() { relayout(repaint: true) }
-                case SIGCONT: view.invalidate(); redraw()
+                case SIGWINCH:
+                    let cellChanged = output.syncCellSize()
+                    if screen.syncSize() || cellChanged { relayout(repaint: true) }
+                case SIGCONT: output.invalidate(); redraw()
                 default: return .signal(s)
                 }
             }
@@ -59,15 +64,16 @@ final class PlaybackLoop {
             let update = player.update()
             if let error = update.error { return .failed(error) }
             if let frame = update.frame {
-                renderer.render(frame, into: grid)
-                hasFrame = true
+                output.show(frame)
                 redraw()
             }
             if update.finished && !player.status.paused { return .finished }
             refreshDownloadStatus()
             // 3. Sleep until the deadline, a key or a signal.
             wait(until: update.nextDeadline)
-            for key in screen.readKeys() {
+            let keys = screen.readKeys()
+            if let error = screen.takeKittyReplies().first(where: { $0 != "OK" }) { fallBack(because: error) }
+            for key in keys {
                 guard let action = KeyMap.action(for: key) else { continue }
                 if action == .quit { return .quit }
                 apply(action)
@@ -93,25 +99,31 @@ final class PlaybackLoop {
     /// new size. `repaint`: the terminal's contents are unknown (resize), so everything is
     /// redrawn even if the image stays where it was.
     private func relayout(repaint: Bool) {
-        let box = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns)
-        if repaint || box != layout { view.invalidate() }
+        let box = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns, output.cell)
+        if repaint || box != layout { output.invalidate() }
         if box.size != layout.size { player.resize(to: box.size) }
         layout = box
         redraw()
     }
 
-    /// Presents the current cells (centred in the box by their own size: after a resize the
-    /// player may still deliver a frame rendered at the previous size).
+    /// The terminal refused the output (a kitty error reply): delete what it holds, go on in
+    /// cells from the same place (the player prepares frames for the new output), and say so
+    /// once the terminal is restored.
+    private func fallBack(because reason: String) {
+        guard let make = fallback else { return }
+        fallback = nil
+        output.leave()
+        warnings.append("the terminal refused kitty graphics (\(reason.prefix(80))); using cells")
+        output = make()
+        output.invalidate()
+        layout = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns, output.cell)
+        player.resize(to: layout.size, scaler: output.preparer)
+    }
+
+    /// Presents the current frame and the status line.
     private func redraw() {
         guard hasFrame else { return }
-        var at = layout
-        if grid.columns != layout.size.width || grid.rows != layout.rows {
-            let boxRows = screen.rows - (showStatus ? 1 : 0)
-            at = RenderLayout(size: RenderSize(width: grid.columns, height: grid.rows * 2),
-                              row: max(0, (boxRows - grid.rows) / 2),
-                              column: max(0, (screen.columns - grid.columns) / 2))
-        }
-        view.present(grid, at: at, status: showStatus ? statusLine() : nil)
+        output.present(at: layout, status: showStatus ? statusLine() : nil)
     }
 
     private func wait(until deadline: UInt64?) {
@@ -151,6 +163,7 @@ final class PlaybackLoop {
         ]
         if s.mode != .normal { parts.append(s.mode.rawValue) }
         if s.paused { parts.append("paused") }
+        if let note = output.statusNote { parts.append(note) }
         parts += notes
         // Right after the frame counter: on a narrow terminal the line is cut at the right.
         if let download { parts.insert(Self.downloadText(download.progress, now: lastStatusDraw), at: 1) }

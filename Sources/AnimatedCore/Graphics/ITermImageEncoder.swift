@@ -1,0 +1,43 @@
+import CPNG
+
+/// Encodes whole frames as iTerm2 inline images: a PNG (libpng) in
+/// `OSC 1337 ; File=inline=1;size=N;width=C;height=R;preserveAspectRatio=0;doNotMoveCursor=1 : <base64> BEL`,
+/// sized in cells (`C` × `R`), drawn from the cursor position, which stays where it was.
+///
+/// Frames are flattened over the background first (like sixel): an image with transparent
+/// pixels would let the previous frame show through in some terminals.
+/// zlib level 1 with the "up" filter: frames are sent once and cached, so encoding time counts
+/// more than the last few percent of size.
+public final class ITermImageEncoder {
+    public let background: BackgroundMode
+    public let terminalColor: (UInt8, UInt8, UInt8)
+
+    public init(background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8) = (0, 0, 0)) {
+        self.background = background
+        self.terminalColor = terminalColor
+    }
+
+    /// The frame as one OSC 1337 sequence filling `columns` × `rows` cells; empty when the PNG
+    /// could not be encoded (out of memory).
+    public func encode(_ frame: ScaledFrame, columns: Int, rows: Int) -> [UInt8] {
+        let opaque = OpaqueFrame(frame, background: background, terminalColor: terminalColor)
+        guard let png = Self.png(opaque) else { return [] }
+        var out = Array("\u{1B}]1337;File=inline=1;size=\(png.count);width=\(columns);height=\(rows);preserveAspectRatio=0;doNotMoveCursor=1:".utf8)
+        png.withUnsafeBytes { Base64.encode($0, into: &out) }
+        out.append(0x07)
+        return out
+    }
+
+    /// `frame` as a PNG file's bytes.
+    static func png(_ frame: OpaqueFrame) -> [UInt8]? {
+        var buffer = animplay_png_buffer(data: nil, length: 0, capacity: 0, failed: 0)
+        defer { animplay_png_buffer_free(&buffer) }
+        let w = frame.size.width, h = frame.size.height
+        guard w > 0, h > 0 else { return nil }
+        let status = frame.rgb.withUnsafeBufferPointer {
+            animplay_png_encode_rgb($0.baseAddress, UInt32(w), UInt32(h), w * 3, 1, Int32(PNG_FILTER_UP), &buffer)
+        }
+        guard status == 0, let data = buffer.data else { return nil }
+        return Array(UnsafeBufferPointer(start: data, count: buffer.length))
+    }
+}

@@ -23,11 +23,13 @@ let package = Package(
                        providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CSixel", path: "Sources/CSixel", pkgConfig: "libsixel",
                        providers: [.apt(["libsixel-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses", pkgConfig: "ncursesw",
                        providers: [.apt(["libncurses-dev"])]),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CWebP", "CSixel"],
+            dependencies: ["CGIF", "CPNG", "CWebP", "CZlib", "CSixel"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         .executableTarget(

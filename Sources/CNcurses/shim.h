@@ -73,6 +73,15 @@ static inline int animplay_window_size(int fd, int *rows, int *cols) {
     return 1;
 }
 
+// Window size in pixels from the kernel (ws_xpixel, ws_ypixel; 0 when the terminal does not
+// say) and in cells, 0 on failure.
+static inline int animplay_window_pixels(int fd, int *xpixel, int *ypixel, int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return 0;
+    *xpixel = ws.ws_xpixel; *ypixel = ws.ws_ypixel; *rows = ws.ws_row; *cols = ws.ws_col;
+    return 1;
+}
+
 // Signals reach the main loop through a self-pipe: the handler only writes the signal number
 // (async-signal-safe); the loop polls the read end. ncurses is never called from a handler.
 static int animplay_signal_fd = -1;

@@ -28,6 +28,7 @@ struct Play: ParsableCommand {
 
     @OptionGroup var source: SourceOptions
     @OptionGroup var decodeOptions: DecodeOptionGroup
+    @OptionGroup var graphicsOptions: GraphicsOptions
 
     @Option(name: .customLong("loop"), help: ArgumentHelp("Number of plays; 0 = forever (default: the file's own count).", valueName: "N"))
     var plays: Int?
@@ -96,16 +97,20 @@ struct Play: ParsableCommand {
         let background = parseBackground(bg)!
         let info = decoder.info
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height)
+        // Chosen before the player starts: the producer prepares frames for this output.
+        let graphics = graphicsOptions.choose()
+        let preparer: any FrameScaler = graphics.kitty != nil ? KittyFramePreparer() : AreaAverageScaler()
+        let cell = graphics.kitty?.cell ?? RenderLayout.halfBlockCell
         // The player starts before curses so that the first frame is being prepared while the
         // terminal is set up; the kernel's window size is what ncurses will report.
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
-        let first = layoutFor(Int(rows) - (status ? 1 : 0), Int(cols))
+        let first = layoutFor(Int(rows) - (status ? 1 : 0), Int(cols), cell)
         let options = PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
                                     bufferBytes: bufferMb.map { $0 << 20 })
         let player: Player
         do {
-            player = try Player(decoder: decoder, options: options, scaler: AreaAverageScaler(), renderSize: first.size)
+            player = try Player(decoder: decoder, options: options, scaler: preparer, renderSize: first.size)
         } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
@@ -120,15 +125,21 @@ struct Play: ParsableCommand {
         }
         let view = PlaybackView(screen: screen, mode: colorMode, path: path,
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
-        let loop = PlaybackLoop(player: player, renderSize: first.size, view: view, screen: screen, signals: signals,
-                                renderer: CellRenderer(mode: colorMode, background: background),
-                                showStatus: status, layoutFor: layoutFor)
+        let output: any FrameOutput
+        if let kitty = graphics.kitty {
+            output = KittyOutput(screen: screen, view: view, cell: kitty.cell, reportedCell: kitty.reportedCell,
+                                 tmux: kitty.tmux, preparer: preparer)
+        } else {
+            output = CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background),
+                                screen: screen)
+        }
+        let loop = PlaybackLoop(player: player, renderSize: first.size, screen: screen, signals: signals,
+                                output: output, showStatus: status, layoutFor: layoutFor)
         let end = loop.run()
+        output.leave()
         screen.end()
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
-            var writer = SGRCellWriter(mode: colorMode)
-            writer.printLines(loop.grid)
-            TerminalOutput.write(1, writer.bytes)
+            output.printLast()
         }
         if case .failed(let error) = end {
             throw CLIFailure(file: source.displayName, error: error)
@@ -140,14 +151,14 @@ struct Play: ParsableCommand {
 
     /// Layout in a box of `rows` × `columns` cells of screen: --size (clamped to the screen)
     /// centred in it, the image fitted and centred in that.
-    private func layoutFunction(canvasWidth: Int, canvasHeight: Int) -> (Int, Int) -> RenderLayout {
+    private func layoutFunction(canvasWidth: Int, canvasHeight: Int) -> (Int, Int, RenderSize) -> RenderLayout {
         let requested = size.flatMap(parseCellSize)
         let fit = fitMode, scale = scale
-        return { rows, columns in
+        return { rows, columns, cell in
             let rows = max(1, rows), columns = max(1, columns)
             let boxCols = min(columns, requested?.0 ?? columns), boxRows = min(rows, requested?.1 ?? rows)
             var l = RenderLayout.compute(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
-                                         columns: boxCols, rows: boxRows, fit: fit, scale: scale)
+                                         columns: boxCols, rows: boxRows, fit: fit, scale: scale, cell: cell)
             l.row += (rows - boxRows) / 2
             l.column += (columns - boxCols) / 2
             return l
@@ -170,7 +181,7 @@ struct Play: ParsableCommand {
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
         // Leave a line for the prompt that follows.
-        var layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols))
+        var layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols), RenderLayout.halfBlockCell)
         layout.row = 0
         let compositor: Compositor
         do { compositor = try Compositor(decoder: decoder) } catch {

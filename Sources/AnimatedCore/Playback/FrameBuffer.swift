@@ -33,9 +33,13 @@ final class FrameBuffer: Sendable {
         /// producer then rescans the window from the playhead.
         var epoch = 0
         var size: RenderSize
+        /// Prepares frames for the output (changes with the size when the output changes).
+        var scaler: any FrameScaler
         var generation = 0
-        /// Bytes of one frame at `size` (as measured once one exists).
+        /// Bytes of one frame at `size`: an RGBA estimate until frames are measured, then the
+        /// largest seen (encoded frames vary in size; the largest keeps the window in budget).
         var frameBytes: Int
+        var measured = false
         var budget: Int
         var frames: [Int: ScaledFrame] = [:]
         var bytes = 0
@@ -89,7 +93,7 @@ final class FrameBuffer: Sendable {
 
     /// What the producer does next.
     enum Job: Sendable {
-        case produce(frame: Int, generation: Int, size: RenderSize)
+        case produce(frame: Int, generation: Int, size: RenderSize, scaler: any FrameScaler)
         case quit
     }
 
@@ -106,8 +110,8 @@ final class FrameBuffer: Sendable {
 
     private let monitor: Monitor<State>
 
-    init(order: PlaybackOrder, playhead: Int, size: RenderSize, budget: Int) {
-        monitor = Monitor(State(order: order, playhead: playhead, size: size,
+    init(order: PlaybackOrder, playhead: Int, size: RenderSize, scaler: any FrameScaler, budget: Int) {
+        monitor = Monitor(State(order: order, playhead: playhead, size: size, scaler: scaler,
                                 frameBytes: size.width * size.height * 4, budget: max(0, budget)))
     }
 
@@ -136,12 +140,15 @@ final class FrameBuffer: Sendable {
         monitor.broadcast()
     }
 
-    /// New render size: every scaled frame is stale (the playhead stays).
-    func resize(to size: RenderSize) {
+    /// New render size, and the preparer for it if the output changed: every prepared frame is
+    /// stale (the playhead stays).
+    func resize(to size: RenderSize, scaler: (any FrameScaler)? = nil) {
         monitor.withLock { s in
             s.size = size
+            if let scaler { s.scaler = scaler }
             s.generation += 1
             s.frameBytes = size.width * size.height * 4
+            s.measured = false
             s.frames.removeAll()
             s.bytes = 0
             s.epoch += 1
@@ -206,7 +213,7 @@ final class FrameBuffer: Sendable {
                 && !(ahead > 0 && ahead * 2 >= s.windowLength && cost(s.order.frame(at: cursor.position)) > 1) {
                 s.idle = false
                 return .done(.produce(frame: s.order.frame(at: cursor.position),
-                                      generation: s.generation, size: s.size))
+                                      generation: s.generation, size: s.size, scaler: s.scaler))
             }
             let becameIdle = !s.idle
             s.idle = true
@@ -231,10 +238,11 @@ final class FrameBuffer: Sendable {
             s.framesScaled += 1
             guard s.generation == generation, s.frames[frame.index] == nil,
                   s.inWindow(frame.index) else { return }
-            if s.frameBytes != frame.byteCount {
-                // The scaler's frames differ from the estimate: the window changes, rescan.
+            if !s.measured || frame.byteCount > s.frameBytes {
+                // The frames differ from the estimate: the window changes, rescan.
+                if s.frameBytes != frame.byteCount { s.epoch += 1 }
                 s.frameBytes = frame.byteCount
-                s.epoch += 1
+                s.measured = true
             }
             s.makeRoom(for: frame.byteCount)
             s.frames[frame.index] = frame

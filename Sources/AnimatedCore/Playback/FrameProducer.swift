@@ -3,7 +3,6 @@
 /// to the render size.
 struct FrameProducer {
     let buffer: FrameBuffer
-    let scaler: any FrameScaler
 
     /// Opens the decoder on this thread, then produces until told to quit.
     func run(open: () throws(AnimatedError) -> any AnimationDecoder) {
@@ -15,10 +14,10 @@ struct FrameProducer {
             return
         }
         var cursor = FrameBuffer.Cursor()
-        while case .produce(let target, let generation, let size) = buffer.nextJob(&cursor, cost: { f in
+        while case .produce(let target, let generation, let size, let scaler) = buffer.nextJob(&cursor, cost: { f in
             Self.start(toward: f, from: compositor).distance(to: f) + 1
         }) {
-            produce(target, generation: generation, size: size, with: compositor)
+            produce(target, generation: generation, size: size, scaler: scaler, with: compositor)
         }
     }
 
@@ -36,7 +35,8 @@ struct FrameProducer {
     /// current frame (or the keyframe a replay starts from) and the target are composited too;
     /// those the buffer wants soon (in reverse play, all of them) are scaled on the way, the
     /// others (frames the display skipped) are not.
-    private func produce(_ target: Int, generation: Int, size: RenderSize, with compositor: Compositor) {
+    private func produce(_ target: Int, generation: Int, size: RenderSize, scaler: any FrameScaler,
+                         with compositor: Compositor) {
         var g = Self.start(toward: target, from: compositor)
         while g < target {
             let canvas = compositor.frame(at: g)

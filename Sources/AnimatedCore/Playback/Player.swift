@@ -79,9 +79,9 @@ public final class Player {
         sentPlayhead = position
         clock = DisplayClock(now: time.now(), nominal: schedule.start(of: position),
                              speed: options.speed, held: true)
-        buffer = FrameBuffer(order: order, playhead: position, size: size,
+        buffer = FrameBuffer(order: order, playhead: position, size: size, scaler: scaler,
                              budget: options.bufferBytes ?? MemoryBudget.systemDefault())
-        let producer = FrameProducer(buffer: buffer, scaler: scaler)
+        let producer = FrameProducer(buffer: buffer)
         self.producer = try ProducerThread { producer.run(open: opener) }
     }
 
@@ -261,14 +261,15 @@ public final class Player {
         jump(to: base + order.cyclePosition(of: f), at: time.now())
     }
 
-    /// New render target size (terminal resize): buffered frames are rescaled, the place and
-    /// the schedule are kept.
-    public func resize(to size: RenderSize) {
+    /// New render target size (terminal resize), or a new output's `scaler` (its frames are
+    /// prepared differently): buffered frames are prepared again, the place and the schedule
+    /// are kept.
+    public func resize(to size: RenderSize, scaler: (any FrameScaler)? = nil) {
         let size = RenderSize(width: max(1, size.width), height: max(1, size.height))
-        guard size != renderSize else { return }
+        guard size != renderSize || scaler != nil else { return }
         renderSize = size
         generation += 1
-        buffer.resize(to: size)
+        buffer.resize(to: size, scaler: scaler)
     }
 
     /// Stops the producer thread (also done on deinit). The player shows nothing new after.

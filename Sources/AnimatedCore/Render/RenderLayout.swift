@@ -8,7 +8,8 @@ public enum FitMode: String, Sendable, CaseIterable {
 
 /// Where a frame goes on screen: its pixel size and the cell rectangle it occupies.
 ///
-/// A cell is one column wide and two pixels tall (upper and lower half block). Images that fit
+/// A cell is `cell` pixels: one column wide and two pixels tall for half blocks (upper and lower
+/// half), the terminal's cell size in real pixels for pixel outputs (kitty). Images that fit
 /// at least twice are enlarged only by whole factors (pixel art stays sharp); larger images are
 /// reduced to fit; the result is centred in the box.
 public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
@@ -16,21 +17,30 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
     /// Top-left cell of the image inside the box (0-based).
     public var row: Int
     public var column: Int
-    /// Cell rows covered: ⌈height / 2⌉.
-    public var rows: Int { (size.height + 1) / 2 }
+    /// Pixels per cell: 1×2 for half blocks.
+    public var cell: RenderSize
+    /// Cell rows covered: ⌈height / cell height⌉.
+    public var rows: Int { (size.height + cell.height - 1) / max(1, cell.height) }
+    /// Cell columns covered: ⌈width / cell width⌉.
+    public var columns: Int { (size.width + cell.width - 1) / max(1, cell.width) }
 
-    public init(size: RenderSize, row: Int, column: Int) {
-        self.size = size; self.row = row; self.column = column
+    /// Half-block cells.
+    public static let halfBlockCell = RenderSize(width: 1, height: 2)
+
+    public init(size: RenderSize, row: Int, column: Int, cell: RenderSize = RenderLayout.halfBlockCell) {
+        self.size = size; self.row = row; self.column = column; self.cell = cell
     }
 
     public var description: String { "\(size) at row \(row), column \(column)" }
 
-    /// Lays out a `canvasWidth`×`canvasHeight` image in a box of `columns`×`rows` cells.
-    /// `scale` forces a whole enlargement factor (still reduced if it does not fit).
+    /// Lays out a `canvasWidth`×`canvasHeight` image in a box of `columns`×`rows` cells of
+    /// `cell` pixels. `scale` forces a whole enlargement factor (still reduced if it does not fit).
     public static func compute(canvasWidth cw: Int, canvasHeight ch: Int, columns: Int, rows: Int,
-                               fit: FitMode = .fit, scale: Int? = nil) -> RenderLayout {
+                               fit: FitMode = .fit, scale: Int? = nil,
+                               cell: RenderSize = RenderLayout.halfBlockCell) -> RenderLayout {
         let cols = max(1, columns), boxRows = max(1, rows)
-        let bw = cols, bh = 2 * boxRows
+        let cell = RenderSize(width: max(1, cell.width), height: max(1, cell.height))
+        let bw = cols * cell.width, bh = cell.height * boxRows
         let cw = max(1, cw), ch = max(1, ch)
         var w: Int, h: Int
         switch fit {
@@ -48,8 +58,8 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
                 }
             }
         }
-        let cellRows = (h + 1) / 2
-        return RenderLayout(size: RenderSize(width: w, height: h),
-                            row: (boxRows - cellRows) / 2, column: (cols - w) / 2)
+        let l = RenderLayout(size: RenderSize(width: w, height: h), row: 0, column: 0, cell: cell)
+        return RenderLayout(size: l.size, row: (boxRows - l.rows) / 2, column: (cols - l.columns) / 2,
+                            cell: cell)
     }
 }

@@ -6,20 +6,27 @@ public struct RenderSize: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(width)x\(height)" }
 }
 
-/// A composited frame already scaled to the render target: what the cell renderer consumes.
-/// RGBA, 8-bit sRGB, straight (non-premultiplied) alpha, rows packed.
+/// A composited frame prepared for the output: what the frame buffer holds and the display
+/// writes. Cells get `pixels` (RGBA, 8-bit sRGB, straight alpha, rows packed, at the render
+/// size); pixel outputs may keep only `payload`, their encoded form (kitty: base64 of the zlib
+/// stream of the RGBA), so that the buffer's byte budget counts what is really held.
 public struct ScaledFrame: Sendable {
     /// Frame index in the animation.
     public let index: Int
     public let size: RenderSize
+    /// RGBA at `size`, or empty when the output keeps only its payload.
     public let pixels: [UInt8]
-    public init(index: Int, size: RenderSize, pixels: [UInt8]) {
-        self.index = index; self.size = size; self.pixels = pixels
+    /// The output's encoded frame (empty for cells).
+    public let payload: [UInt8]
+    public init(index: Int, size: RenderSize, pixels: [UInt8], payload: [UInt8] = []) {
+        self.index = index; self.size = size; self.pixels = pixels; self.payload = payload
     }
-    public var byteCount: Int { pixels.count }
+    public var byteCount: Int { pixels.count + payload.count }
 }
 
-/// Scales a composited canvas to the render size. Runs on the frame buffer's producer thread.
+/// Prepares a composited canvas for the output at the render size: scales it (and, for pixel
+/// outputs, encodes it). Runs on the frame buffer's producer thread, so the display thread only
+/// writes what it gets.
 public protocol FrameScaler: Sendable {
     func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame
 }

@@ -18,25 +18,24 @@ enum PlaybackEnd: Equatable {
 /// resizes are handled here, between frames, never inside a handler.
 final class PlaybackLoop {
     let player: Player
-    let view: PlaybackView
     let screen: NcursesScreen
     let signals: SignalPipe
-    let renderer: CellRenderer
-    /// The last frame as cells (printed into the normal screen on exit).
-    let grid = CellGrid()
-    private(set) var hasFrame = false
+    /// Where frames go (cells or pixels).
+    let output: any FrameOutput
+    var hasFrame: Bool { output.hasFrame }
     private var showStatus: Bool
-    /// Where frames go for a given box (rows × columns of cells available for the image).
-    private let layoutFor: (_ rows: Int, _ columns: Int) -> RenderLayout
+    /// Where frames go for a given box (rows × columns of cells available for the image, cells
+    /// of `cell` pixels).
+    private let layoutFor: (_ rows: Int, _ columns: Int, _ cell: RenderSize) -> RenderLayout
     private var layout: RenderLayout
 
     /// `renderSize`: what the player was created with (re-fitted if ncurses sees another size).
-    init(player: Player, renderSize: RenderSize, view: PlaybackView, screen: NcursesScreen,
-         signals: SignalPipe, renderer: CellRenderer, showStatus: Bool,
-         layoutFor: @escaping (_ rows: Int, _ columns: Int) -> RenderLayout) {
-        self.player = player; self.view = view; self.screen = screen; self.signals = signals
-        self.renderer = renderer; self.showStatus = showStatus; self.layoutFor = layoutFor
-        layout = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns)
+    init(player: Player, renderSize: RenderSize, screen: NcursesScreen, signals: SignalPipe,
+         output: any FrameOutput, showStatus: Bool,
+         layoutFor: @escaping (_ rows: Int, _ columns: Int, _ cell: RenderSize) -> RenderLayout) {
+        self.player = player; self.screen = screen; self.signals = signals
+        self.output = output; self.showStatus = showStatus; self.layoutFor = layoutFor
+        layout = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns, output.cell)
         if layout.size != renderSize { player.resize(to: layout.size) }
     }
 
@@ -45,8 +44,10 @@ final class PlaybackLoop {
             // 1. Signals: quit, resize, resume.
             for s in signals.drain() {
                 switch s {
-                case SIGWINCH: if screen.syncSize() { relayout(repaint: true) }
-                case SIGCONT: view.invalidate(); redraw()
+                case SIGWINCH:
+                    let cellChanged = output.syncCellSize()
+                    if screen.syncSize() || cellChanged { relayout(repaint: true) }
+                case SIGCONT: output.invalidate(); redraw()
                 default: return .signal(s)
                 }
             }
@@ -54,8 +55,7 @@ final class PlaybackLoop {
             let update = player.update()
             if let error = update.error { return .failed(error) }
             if let frame = update.frame {
-                renderer.render(frame, into: grid)
-                hasFrame = true
+                output.show(frame)
                 redraw()
             }
             if update.finished && !player.status.paused { return .finished }
@@ -87,25 +87,17 @@ final class PlaybackLoop {
     /// new size. `repaint`: the terminal's contents are unknown (resize), so everything is
     /// redrawn even if the image stays where it was.
     private func relayout(repaint: Bool) {
-        let box = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns)
-        if repaint || box != layout { view.invalidate() }
+        let box = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns, output.cell)
+        if repaint || box != layout { output.invalidate() }
         if box.size != layout.size { player.resize(to: box.size) }
         layout = box
         redraw()
     }
 
-    /// Presents the current cells (centred in the box by their own size: after a resize the
-    /// player may still deliver a frame rendered at the previous size).
+    /// Presents the current frame and the status line.
     private func redraw() {
         guard hasFrame else { return }
-        var at = layout
-        if grid.columns != layout.size.width || grid.rows != layout.rows {
-            let boxRows = screen.rows - (showStatus ? 1 : 0)
-            at = RenderLayout(size: RenderSize(width: grid.columns, height: grid.rows * 2),
-                              row: max(0, (boxRows - grid.rows) / 2),
-                              column: max(0, (screen.columns - grid.columns) / 2))
-        }
-        view.present(grid, at: at, status: showStatus ? statusLine() : nil)
+        output.present(at: layout, status: showStatus ? statusLine() : nil)
     }
 
     private func wait(until deadline: UInt64?) {
@@ -134,6 +126,7 @@ final class PlaybackLoop {
         ]
         if s.mode != .normal { parts.append(s.mode.rawValue) }
         if s.paused { parts.append("paused") }
+        if let note = output.statusNote { parts.append(note) }
         return " " + parts.joined(separator: "  ")
     }
 

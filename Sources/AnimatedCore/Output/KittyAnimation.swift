@@ -1,0 +1,95 @@
+/// The client side of a kitty animation: which frames the terminal holds and the commands that
+/// make it show a given frame. Pure (it only appends bytes), so tests replay its output in an
+/// emulator.
+///
+/// One image `id`, one placement. The first frame shown becomes the root frame (`a=T`, placed
+/// at the cursor), every other frame is added once (`a=f`) the first time it is shown, and
+/// showing a frame the terminal holds is one `a=a,c=N` switch. A frame of another size starts
+/// the image again (resize).
+///
+/// Terminal storage: kitty keeps every frame as raw RGBA and evicts images past its quota
+/// (320 MiB by default). At most `storageBytes` of frames are uploaded to keep; past that, the
+/// last frame slot is a spare whose data is replaced (`a=f,r=N,X=1`) by each frame that did not
+/// fit, when it is shown, so the terminal's memory stays bounded and playback still works.
+public struct KittyAnimation: Sendable {
+    public let id: UInt32
+    public var graphics: KittyGraphics
+    /// Bytes of frame data the terminal is asked to hold at most.
+    public let storageBytes: Int
+    public private(set) var imageSize: RenderSize?
+    /// Frame index → kitty frame number (1 = root) of the frames uploaded to keep.
+    public private(set) var held: [Int: Int] = [:]
+    /// Frame slots available at this size (kept frames plus the spare).
+    public private(set) var slots = 0
+    private var spare: Int?            // frame number of the spare slot, once created
+    private var spareHolds: Int?       // frame index whose data the spare holds
+    private var nextNumber = 1
+    private var shownNumber = 0
+    /// Frame uploads so far (roots, added frames and spare replacements; every image).
+    public private(set) var uploads = 0
+
+    /// kitty's default storage quota is 320 MiB; keep well under it (other images live there too).
+    public static let defaultStorageBytes = 256 << 20
+
+    public init(id: UInt32, graphics: KittyGraphics = KittyGraphics(),
+                storageBytes: Int = KittyAnimation.defaultStorageBytes) {
+        self.id = id; self.graphics = graphics; self.storageBytes = storageBytes
+    }
+
+    /// Frames the terminal holds for good, and whether some do not fit (streamed via the spare).
+    public var heldCount: Int { held.count }
+    public var streams: Bool { spare != nil }
+
+    /// Appends what makes the terminal show `frame` (prepared by `KittyFramePreparer`).
+    /// `cursor`: bytes that move the cursor to where the image goes; used when the image is
+    /// (re)created, which is when the size changed or `restart()` was called.
+    public mutating func show(_ frame: ScaledFrame, cursor: [UInt8], to out: inout [UInt8]) {
+        if imageSize != frame.size {
+            if imageSize != nil { graphics.delete(id: id, to: &out) }
+            out += cursor
+            graphics.transmitAndPlace(id: id, placement: 1, size: frame.size, payload: frame.payload, to: &out)
+            imageSize = frame.size
+            slots = max(2, storageBytes / max(1, frame.size.width * frame.size.height * 4))
+            held = [frame.index: 1]
+            spare = nil; spareHolds = nil
+            nextNumber = 2; shownNumber = 1
+            uploads += 1
+            return
+        }
+        let number: Int
+        if let n = held[frame.index] {
+            number = n
+        } else if nextNumber < slots {
+            graphics.addFrame(id: id, size: frame.size, payload: frame.payload, to: &out)
+            number = nextNumber
+            held[frame.index] = number
+            nextNumber += 1
+            uploads += 1
+        } else if let s = spare {
+            if spareHolds != frame.index {
+                graphics.replaceFrame(id: id, frame: s, size: frame.size, payload: frame.payload, to: &out)
+                spareHolds = frame.index
+                uploads += 1
+            }
+            number = s
+        } else {
+            graphics.addFrame(id: id, size: frame.size, payload: frame.payload, to: &out)
+            spare = nextNumber; spareHolds = frame.index
+            number = nextNumber
+            nextNumber += 1
+            uploads += 1
+        }
+        if number != shownNumber {
+            graphics.show(id: id, frame: number, to: &out)
+            shownNumber = number
+        }
+    }
+
+    /// Deletes the image and all its frames; the next `show` starts a new one.
+    public mutating func delete(to out: inout [UInt8]) {
+        guard imageSize != nil else { return }
+        graphics.delete(id: id, to: &out)
+        imageSize = nil
+        held = [:]; spare = nil; spareHolds = nil
+    }
+}

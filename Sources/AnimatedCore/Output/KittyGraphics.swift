@@ -1,0 +1,119 @@
+/// Writes kitty graphics protocol commands: `ESC _ G <keys> ; <payload> ESC \` (APC).
+///
+/// Payloads are base64 text sent in chunks of at most 4096 bytes, each chunk its own command:
+/// the first carries every key plus `m=1` when more follow, the later ones only `m` (and `q`,
+/// which kitty requires to repeat so that no reply slips through), the last `m=0`.
+/// Inside tmux each command is wrapped for passthrough (`ESC P tmux; … ESC \`, every ESC of the
+/// command doubled), which tmux forwards when its `allow-passthrough` option is on.
+public struct KittyGraphics: Sendable {
+    /// Wrap commands for tmux passthrough.
+    public var tmux: Bool
+    public static let chunkBytes = 4096
+
+    public init(tmux: Bool = false) { self.tmux = tmux }
+
+    /// Appends one command with `keys` (e.g. `a=f,i=7,q=2`) and an optional base64 payload.
+    public func append(keys: String, payload: ArraySlice<UInt8> = [], to out: inout [UInt8]) {
+        if payload.count <= Self.chunkBytes {
+            command(Array(keys.utf8), payload, to: &out)
+            return
+        }
+        let quiet = Self.quietKey(keys)
+        var start = payload.startIndex
+        var first = true
+        while start < payload.endIndex {
+            let end = min(payload.endIndex, start + Self.chunkBytes)
+            let more = end < payload.endIndex
+            var k: [UInt8] = first ? Array(keys.utf8) + Array(",".utf8) : []
+            if !first, let quiet { k += Array(quiet.utf8) + [0x2C] }
+            k += Array((more ? "m=1" : "m=0").utf8)
+            command(k, payload[start..<end], to: &out)
+            start = end; first = false
+        }
+    }
+
+    /// The `q=` key of `keys`, if any (repeated on every chunk).
+    private static func quietKey(_ keys: String) -> String? {
+        keys.split(separator: ",").first { $0.hasPrefix("q=") }.map(String.init)
+    }
+
+    private func command(_ keys: [UInt8], _ payload: ArraySlice<UInt8>, to out: inout [UInt8]) {
+        if tmux { out += [0x1B, 0x50] + Array("tmux;".utf8) }
+        let esc: [UInt8] = tmux ? [0x1B, 0x1B] : [0x1B]
+        out += esc; out += [0x5F, 0x47]          // ESC _ G
+        out += keys
+        if !payload.isEmpty { out.append(0x3B); out += payload }
+        out += esc; out.append(0x5C)             // ESC \
+        if tmux { out += [0x1B, 0x5C] }
+    }
+
+    // MARK: the commands animplay uses
+
+    /// Transmits the root frame of image `id` and shows it at the cursor as placement `placement`
+    /// (the cursor stays where it is: `C=1`). `payload`: base64 of the zlib stream of the RGBA.
+    public func transmitAndPlace(id: UInt32, placement: UInt32, size: RenderSize, payload: [UInt8],
+                                 moveCursor: Bool = false, to out: inout [UInt8]) {
+        append(keys: "a=T,i=\(id),p=\(placement),f=32,o=z,s=\(size.width),v=\(size.height)"
+                + (moveCursor ? "" : ",C=1") + ",q=2", payload: payload[...], to: &out)
+    }
+
+    /// Transmits and shows a still image at the cursor, without an id (kitty then sends no
+    /// reply and the image is the user's, like one `cat` printed), moving the cursor past it.
+    public func transmitStill(size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
+        append(keys: "a=T,f=32,o=z,s=\(size.width),v=\(size.height),q=2", payload: payload[...], to: &out)
+    }
+
+    /// Adds a frame to image `id` (it becomes the next frame number); not shown until `show`.
+    public func addFrame(id: UInt32, size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
+        append(keys: "a=f,i=\(id),f=32,o=z,s=\(size.width),v=\(size.height),q=2", payload: payload[...], to: &out)
+    }
+
+    /// Replaces the data of frame `frame` of image `id` (overwriting, not blending: `X=1`).
+    public func replaceFrame(id: UInt32, frame: Int, size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
+        append(keys: "a=f,i=\(id),r=\(frame),X=1,f=32,o=z,s=\(size.width),v=\(size.height),q=2",
+               payload: payload[...], to: &out)
+    }
+
+    /// Makes frame `frame` (1-based; 1 is the root frame) the one image `id` shows.
+    public func show(id: UInt32, frame: Int, to out: inout [UInt8]) {
+        append(keys: "a=a,i=\(id),c=\(frame),q=2", to: &out)
+    }
+
+    /// Places image `id` again at the cursor (placement `placement` replaces the old one).
+    public func place(id: UInt32, placement: UInt32, to out: inout [UInt8]) {
+        append(keys: "a=p,i=\(id),p=\(placement),C=1,q=2", to: &out)
+    }
+
+    /// Deletes image `id`: its placements and, with the upper-case key, its data (every frame).
+    public func delete(id: UInt32, to out: inout [UInt8]) {
+        append(keys: "a=d,d=I,i=\(id),q=2", to: &out)
+    }
+}
+
+/// The kitty output's frame preparation, on the producer thread: scales the canvas with
+/// `scaler`, then keeps only the payload kitty receives (base64 of the zlib stream of the
+/// RGBA), so that the frame buffer holds encoded frames and the display thread only writes.
+public struct KittyFramePreparer: FrameScaler {
+    public let scaler: any FrameScaler
+    /// zlib level: 1 is several times faster than the default 6 for a few percent more bytes.
+    public let level: Int32
+
+    public init(scaler: any FrameScaler = AreaAverageScaler(), level: Int32 = 1) {
+        self.scaler = scaler; self.level = level
+    }
+
+    public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+        let frame = scaler.scale(canvas, index: index, to: size)
+        let packed = frame.pixels.withUnsafeBytes { Zlib.compress($0, level: level) }
+        let text = packed.withUnsafeBytes { Base64.encode($0) }
+        return ScaledFrame(index: index, size: frame.size, pixels: [], payload: text)
+    }
+
+    /// The RGBA a payload carries, or nil if it is not one of ours (tests; fallback to cells).
+    public static func pixels(of payload: [UInt8], size: RenderSize) -> [UInt8]? {
+        guard let packed = Base64.decode(payload),
+              let rgba = Zlib.decompress(packed, limit: size.width * size.height * 4),
+              rgba.count == size.width * size.height * 4 else { return nil }
+        return rgba
+    }
+}

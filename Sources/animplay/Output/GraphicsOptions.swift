@@ -1,0 +1,84 @@
+import AnimatedCore
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--graphics`: how frames reach the terminal, and the choice made before playback starts.
+struct GraphicsOptions: ParsableArguments {
+    @Option(name: .customLong("graphics"), help: ArgumentHelp(
+        "Real pixels or cells: auto (detect the terminal), kitty, sixel, iterm2 or cells.",
+        valueName: "MODE"))
+    var graphicsArgument: String = "auto"
+
+    func validate() throws {
+        guard GraphicsRequest(argument: graphicsArgument) != nil else {
+            throw ValidationError("--graphics must be auto, kitty, sixel, iterm2 or cells, got '\(graphicsArgument)'")
+        }
+    }
+
+    /// What the kitty output needs to start.
+    struct KittySetup {
+        var cell: RenderSize
+        var reportedCell: RenderSize?
+        var tmux: Bool
+    }
+
+    struct Choice {
+        var decision: GraphicsPolicy.Decision
+        /// Set when frames go out as kitty graphics.
+        var kitty: KittySetup?
+    }
+
+    /// Decides the output: `--graphics`, else the environment, else the terminal's answers.
+    /// Prints one warning line (before the screen starts) when graphics were wanted but cannot
+    /// be used, and falls back to cells.
+    func choose() -> Choice {
+        let env = Self.environment()
+        let inTmux = env["TMUX"] != nil
+        let decision = GraphicsPolicy.decide(GraphicsRequest(argument: graphicsArgument) ?? .auto, env: env,
+                                             answers: nil, tmuxPassthrough: inTmux && Self.tmuxAllowsPassthrough())
+        var choice = Choice(decision: decision, kitty: nil)
+        switch decision.graphics {
+        case .kitty:
+            guard let cell = KittyOutput.cellSize(fd: 1, reported: nil) else {
+                warn("the terminal does not report its cell size in pixels; using cells")
+                choice.decision.graphics = .cells
+                return choice
+            }
+            choice.kitty = KittySetup(cell: cell, reportedCell: nil, tmux: decision.tmux)
+        case .sixel, .iterm2:
+            warn("--graphics \(decision.graphics.rawValue) is not available in this build; using cells")
+            choice.decision.graphics = .cells
+        case .cells:
+            break
+        }
+        return choice
+    }
+
+    private func warn(_ message: String) {
+        TerminalOutput.write(2, "animplay: warning: \(message)\n")
+    }
+
+    /// The process environment as a dictionary.
+    static func environment() -> [String: String] {
+        var env: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+            p += 1
+        }
+        return env
+    }
+
+    /// Asks the tmux server whether passthrough is allowed (`allow-passthrough` on or all).
+    static func tmuxAllowsPassthrough() -> Bool {
+        guard let f = popen("tmux show -gv allow-passthrough 2>/dev/null", "r") else { return false }
+        var buf = [UInt8](repeating: 0, count: 64)
+        let n = fread(&buf, 1, buf.count, f)
+        pclose(f)
+        let v = String(decoding: buf[..<n], as: UTF8.self).split(whereSeparator: \.isWhitespace).first ?? ""
+        return v == "on" || v == "all"
+    }
+}

@@ -1,0 +1,319 @@
+import Testing
+@testable import AnimatedCore
+
+/// A minimal kitty graphics terminal for checking our output: it splits the byte stream into
+/// APC `G` commands (unwrapping tmux passthrough), enforces the chunking rules (payload chunks
+/// ≤ 4096 bytes; later chunks carry only `m` and `q`), decodes base64 and zlib as kitty does,
+/// and keeps images with their frames, the frame shown and the placements. Text bytes outside
+/// commands are collected (there should be none).
+struct MiniKitty {
+    struct Image {
+        var width: Int, height: Int
+        var frames: [[UInt8]]            // RGBA per frame, index 0 = frame 1 (root)
+        var current = 1
+        var placements: Set<Int> = []
+    }
+    var images: [UInt32: Image] = [:]
+    var stills: [[UInt8]] = []            // images transmitted without an id
+    var commands: [[String: String]] = [] // every command's keys (first chunk of each)
+    var chunkSizes: [Int] = []
+    var text: [UInt8] = []
+    var errors: [String] = []
+    private var pending: (keys: [String: String], data: [UInt8])?
+
+    mutating func feed(_ bytes: [UInt8]) {
+        var b = bytes
+        b = unwrapTmux(b)
+        var i = 0
+        while i < b.count {
+            if b[i] == 0x1B, i + 2 < b.count, b[i + 1] == 0x5F, b[i + 2] == 0x47 {
+                var j = i + 3
+                while j + 1 < b.count && !(b[j] == 0x1B && b[j + 1] == 0x5C) { j += 1 }
+                guard j + 1 < b.count else { errors.append("unterminated APC"); return }
+                command(Array(b[(i + 3)..<j]))
+                i = j + 2
+            } else if b[i] == 0x1B, i + 1 < b.count, b[i + 1] == 0x37 || b[i + 1] == 0x38 {
+                i += 2                                   // DECSC / DECRC
+            } else if b[i] == 0x1B, i + 1 < b.count, b[i + 1] == 0x5B {
+                var j = i + 2                            // CSI … final
+                while j < b.count && !(0x40...0x7E).contains(b[j]) { j += 1 }
+                i = j + 1
+            } else {
+                text.append(b[i]); i += 1
+            }
+        }
+    }
+
+    /// `ESC P tmux; <command with ESC doubled> ESC \` → the command.
+    func unwrapTmux(_ b: [UInt8]) -> [UInt8] {
+        let prefix: [UInt8] = [0x1B, 0x50] + Array("tmux;".utf8)
+        var out: [UInt8] = [], i = 0
+        while i < b.count {
+            if b.count - i >= prefix.count && Array(b[i..<(i + prefix.count)]) == prefix {
+                var j = i + prefix.count
+                while j < b.count {
+                    if b[j] == 0x1B && j + 1 < b.count && b[j + 1] == 0x1B { out.append(0x1B); j += 2; continue }
+                    if b[j] == 0x1B && j + 1 < b.count && b[j + 1] == 0x5C { j += 2; break }
+                    out.append(b[j]); j += 1
+                }
+                i = j
+            } else { out.append(b[i]); i += 1 }
+        }
+        return out
+    }
+
+    mutating func command(_ body: [UInt8]) {
+        let semi = body.firstIndex(of: 0x3B) ?? body.count
+        var keys: [String: String] = [:]
+        for kv in String(decoding: body[..<semi], as: UTF8.self).split(separator: ",") {
+            let p = kv.split(separator: "=", maxSplits: 1)
+            if p.count == 2 { keys[String(p[0])] = String(p[1]) } else { errors.append("bad key \(kv)") }
+        }
+        let payload = semi < body.count ? Array(body[(semi + 1)...]) : []
+        if !payload.isEmpty { chunkSizes.append(payload.count) }
+        if payload.count > 4096 { errors.append("chunk of \(payload.count) bytes") }
+        if var p = pending {
+            if !Set(keys.keys).isSubset(of: ["m", "q"]) { errors.append("continuation chunk with keys \(keys)") }
+            p.data += payload
+            if keys["m"] == "1" { pending = p } else { pending = nil; execute(p.keys, p.data) }
+            return
+        }
+        commands.append(keys)
+        if keys["m"] == "1" { pending = (keys, payload); return }
+        execute(keys, payload)
+    }
+
+    mutating func pixels(_ keys: [String: String], _ data: [UInt8]) -> [UInt8]? {
+        guard keys["f"] == "32", keys["o"] == "z", let w = Int(keys["s"] ?? ""), let h = Int(keys["v"] ?? ""),
+              let packed = Base64.decode(data), let rgba = Zlib.decompress(packed, limit: w * h * 4),
+              rgba.count == w * h * 4 else { errors.append("undecodable payload \(keys)"); return nil }
+        return rgba
+    }
+
+    mutating func execute(_ keys: [String: String], _ data: [UInt8]) {
+        if keys["q"] != "2" { errors.append("command without q=2: \(keys)") }
+        let id = UInt32(keys["i"] ?? "0") ?? 0
+        switch keys["a"] ?? "t" {
+        case "T":
+            guard let px = pixels(keys, data) else { return }
+            if id == 0 { stills.append(px); return }
+            var img = Image(width: Int(keys["s"]!)!, height: Int(keys["v"]!)!, frames: [px])
+            img.placements.insert(Int(keys["p"] ?? "0") ?? 0)
+            images[id] = img
+        case "f":
+            guard var img = images[id] else { errors.append("a=f on missing image"); return }
+            guard let px = pixels(keys, data) else { return }
+            if let r = Int(keys["r"] ?? "") {
+                guard r >= 1 && r <= img.frames.count, keys["X"] == "1" else { errors.append("bad edit \(keys)"); return }
+                img.frames[r - 1] = px
+            } else {
+                img.frames.append(px)
+            }
+            images[id] = img
+        case "a":
+            guard let c = Int(keys["c"] ?? ""), images[id] != nil, c >= 1, c <= images[id]!.frames.count else {
+                errors.append("bad frame switch \(keys)"); return
+            }
+            images[id]!.current = c
+        case "p":
+            images[id]?.placements.insert(Int(keys["p"] ?? "0") ?? 0)
+        case "d":
+            if keys["d"] == "I" { images[id] = nil } else { errors.append("unexpected delete \(keys)") }
+        default:
+            errors.append("unexpected action \(keys)")
+        }
+    }
+
+    /// RGBA the image shows now.
+    func shown(_ id: UInt32) -> [UInt8]? {
+        images[id].map { $0.frames[$0.current - 1] }
+    }
+}
+
+/// A solid-colour canvas.
+func solidCanvas(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8)) -> Canvas {
+    let c = Canvas(width: w, height: h)
+    for i in 0..<(w * h) {
+        c.pixels[i * 4] = rgba.0; c.pixels[i * 4 + 1] = rgba.1; c.pixels[i * 4 + 2] = rgba.2; c.pixels[i * 4 + 3] = rgba.3
+    }
+    return c
+}
+
+@Suite struct OutputKittyTests {
+    /// Noise-like pixels compress badly, so payloads span several chunks.
+    func noisyCanvas(_ w: Int, _ h: Int, seed: UInt32) -> Canvas {
+        let c = Canvas(width: w, height: h)
+        var x = seed | 1
+        for i in 0..<(w * h * 4) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; c.pixels[i] = UInt8(truncatingIfNeeded: x) }
+        return c
+    }
+
+    @Test func payloadIsBase64OfZlibOfTheScaledFrameInChunks() {
+        let canvas = noisyCanvas(64, 48, seed: 7)
+        let size = RenderSize(width: 64, height: 48)
+        let frame = KittyFramePreparer().scale(canvas, index: 0, to: size)
+        #expect(frame.pixels.isEmpty)                 // the buffer holds only the encoded form
+        let expected = AreaAverageScaler().scale(canvas, index: 0, to: size).pixels
+        var out: [UInt8] = []
+        KittyGraphics().transmitAndPlace(id: 9, placement: 1, size: size, payload: frame.payload, to: &out)
+        var term = MiniKitty()
+        term.feed(out)
+        #expect(term.errors.isEmpty, "\(term.errors)")
+        #expect(term.text.isEmpty)
+        #expect(term.chunkSizes.count == (frame.payload.count + 4095) / 4096)
+        #expect(term.chunkSizes.count > 2)
+        #expect(term.chunkSizes.dropLast().allSatisfy { $0 == 4096 })
+        let first = term.commands[0]
+        #expect(first["a"] == "T" && first["i"] == "9" && first["p"] == "1" && first["C"] == "1")
+        #expect(first["s"] == "64" && first["v"] == "48" && first["f"] == "32" && first["o"] == "z")
+        #expect(term.shown(9) == expected)
+    }
+
+    @Test func tmuxPassthroughDoublesEscapesAndUnwrapsToTheSameCommands() {
+        let canvas = noisyCanvas(40, 30, seed: 3)
+        let size = RenderSize(width: 40, height: 30)
+        let frame = KittyFramePreparer().scale(canvas, index: 0, to: size)
+        var plain: [UInt8] = [], wrapped: [UInt8] = []
+        KittyGraphics().transmitAndPlace(id: 5, placement: 1, size: size, payload: frame.payload, to: &plain)
+        KittyGraphics(tmux: true).transmitAndPlace(id: 5, placement: 1, size: size, payload: frame.payload, to: &wrapped)
+        // Every ESC inside a passthrough is doubled: no lone ESC \ ends the DCS early.
+        let prefix: [UInt8] = [0x1B, 0x50] + Array("tmux;".utf8)
+        #expect(Array(wrapped.prefix(prefix.count)) == prefix)
+        var a = MiniKitty(), b = MiniKitty()
+        a.feed(plain); b.feed(wrapped)
+        #expect(b.errors.isEmpty && b.text.isEmpty, "\(b.errors)")
+        #expect(a.commands == b.commands)
+        #expect(b.shown(5) == a.shown(5))
+    }
+
+    /// Three plays of three frames: each frame goes up once, then only switches.
+    @Test func threePlaysUploadEachFrameOnce() {
+        let size = RenderSize(width: 8, height: 8)
+        let colours: [(UInt8, UInt8, UInt8, UInt8)] = [(255, 0, 0, 255), (0, 255, 0, 255), (0, 0, 255, 128)]
+        let frames = colours.enumerated().map { i, c in
+            KittyFramePreparer().scale(solidCanvas(8, 8, c), index: i, to: size)
+        }
+        var anim = KittyAnimation(id: 77)
+        var term = MiniKitty()
+        var bytesPerPlay: [Int] = []
+        for _ in 0..<3 {
+            var playBytes = 0
+            for (i, f) in frames.enumerated() {
+                var out: [UInt8] = []
+                anim.show(f, cursor: Array("\u{1B}[3;4H".utf8), to: &out)
+                playBytes += out.count
+                term.feed(out)
+                let c = colours[i]
+                #expect(term.shown(77).map { Array($0.prefix(4)) } == [c.0, c.1, c.2, c.3])
+            }
+            bytesPerPlay.append(playBytes)
+        }
+        #expect(term.errors.isEmpty, "\(term.errors)")
+        #expect(anim.uploads == 3)
+        #expect(term.images[77]?.frames.count == 3)
+        #expect(term.commands.filter { $0["a"] == "T" || $0["a"] == "f" }.count == 3)
+        // Later plays are frame switches only: tens of bytes per frame.
+        #expect(bytesPerPlay[1] == bytesPerPlay[2])
+        #expect(bytesPerPlay[1] <= 3 * 40)
+        // Leaving deletes the image and all its frames.
+        var out: [UInt8] = []
+        anim.delete(to: &out)
+        term.feed(out)
+        #expect(term.images.isEmpty)
+    }
+
+    @Test func aNewSizeStartsTheImageAgain() {
+        var anim = KittyAnimation(id: 3)
+        var term = MiniKitty()
+        var out: [UInt8] = []
+        let small = KittyFramePreparer().scale(solidCanvas(4, 4, (1, 2, 3, 255)), index: 0, to: RenderSize(width: 4, height: 4))
+        let big = KittyFramePreparer().scale(solidCanvas(4, 4, (1, 2, 3, 255)), index: 0, to: RenderSize(width: 8, height: 8))
+        anim.show(small, cursor: [], to: &out)
+        anim.show(big, cursor: [], to: &out)
+        term.feed(out)
+        #expect(term.errors.isEmpty, "\(term.errors)")
+        #expect(term.commands.map { $0["a"] } == ["T", "d", "T"])
+        #expect(term.images[3]?.width == 8 && term.images[3]?.frames.count == 1)
+    }
+
+    /// When the terminal cannot hold every frame, the ones that fit stay and the rest share a
+    /// spare frame whose data is replaced when shown.
+    @Test func framesBeyondTheStorageBudgetShareASpareSlot() {
+        let size = RenderSize(width: 4, height: 4)   // 64 bytes a frame
+        let frames = (0..<6).map { i in
+            KittyFramePreparer().scale(solidCanvas(4, 4, (UInt8(i * 40), 0, 0, 255)), index: i, to: size)
+        }
+        var anim = KittyAnimation(id: 1, storageBytes: 4 * 64)   // 4 slots: 3 kept + 1 spare
+        var term = MiniKitty()
+        for _ in 0..<2 {
+            for (i, f) in frames.enumerated() {
+                var out: [UInt8] = []
+                anim.show(f, cursor: [], to: &out)
+                term.feed(out)
+                #expect(term.shown(1).map { $0[0] } == UInt8(i * 40))
+            }
+        }
+        #expect(term.errors.isEmpty, "\(term.errors)")
+        #expect(term.images[1]?.frames.count == 4)
+        #expect(anim.heldCount == 3 && anim.streams)
+        // 3 kept frames once; frames 3, 4, 5 through the spare on each of the 2 plays.
+        #expect(anim.uploads == 3 + 3 * 2)
+    }
+
+    @Test func detectionPolicy() {
+        func d(_ env: [String: String], _ answers: TerminalGraphicsAnswers? = nil, passthrough: Bool = false,
+               _ req: GraphicsRequest = .auto) -> GraphicsPolicy.Decision {
+            GraphicsPolicy.decide(req, env: env, answers: answers, tmuxPassthrough: passthrough)
+        }
+        #expect(d(["TERM": "xterm-kitty"]).graphics == .kitty)
+        #expect(d(["TERM": "xterm-256color", "KITTY_WINDOW_ID": "1"]).graphics == .kitty)
+        #expect(d(["TERM": "xterm-ghostty"]).graphics == .kitty)
+        #expect(d(["TERM": "xterm-256color", "WEZTERM_EXECUTABLE": "/usr/bin/wezterm"]).graphics == .iterm2)
+        #expect(d(["TERM_PROGRAM": "iTerm.app"]).graphics == .iterm2)
+        #expect(d(["KONSOLE_VERSION": "230401"]).graphics == .sixel)
+        #expect(d(["TERM": "xterm-256color"]).graphics == .cells)
+        // Answers when the environment says nothing (over ssh only TERM travels).
+        #expect(d(["TERM": "xterm-256color"], TerminalGraphicsAnswers(kittyGraphics: true)).graphics == .kitty)
+        #expect(d(["TERM": "xterm-256color"], TerminalGraphicsAnswers(sixel: true)).graphics == .sixel)
+        #expect(d(["TERM": "xterm-256color"], TerminalGraphicsAnswers(version: "WezTerm 20240203")).graphics == .iterm2)
+        #expect(d(["TERM": "xterm-256color"], TerminalGraphicsAnswers()).graphics == .cells)
+        // tmux: graphics only through passthrough, and then wrapped.
+        let tmuxEnv = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0", "KITTY_WINDOW_ID": "3"]
+        #expect(d(tmuxEnv).graphics == .cells)
+        let through = d(tmuxEnv, passthrough: true)
+        #expect(through.graphics == .kitty && through.tmux)
+        // --graphics overrides detection.
+        #expect(d(["TERM": "xterm-kitty"], nil, .forced(.cells)).graphics == .cells)
+        #expect(d(["TERM": "dumb"], nil, .forced(.kitty)).graphics == .kitty)
+        #expect(GraphicsRequest(argument: "sixel") == .forced(.sixel))
+        #expect(GraphicsRequest(argument: "auto") == .auto)
+        #expect(GraphicsRequest(argument: "png") == nil)
+    }
+
+    @Test func layoutInTerminalPixels() {
+        // 640×360 in 120×40 cells of 10×20 px: fits once, shown at its own size, centred.
+        let l = RenderLayout.compute(canvasWidth: 640, canvasHeight: 360, columns: 120, rows: 40,
+                                     cell: RenderSize(width: 10, height: 20))
+        #expect(l.size == RenderSize(width: 640, height: 360))
+        #expect(l.columns == 64 && l.rows == 18 && l.column == 28 && l.row == 11)
+        // Pixel art: whole factors, nearest neighbour.
+        let p = RenderLayout.compute(canvasWidth: 16, canvasHeight: 16, columns: 120, rows: 40,
+                                     cell: RenderSize(width: 10, height: 20))
+        #expect(p.size == RenderSize(width: 800, height: 800))
+        // Larger than the box: reduced to fit.
+        let r = RenderLayout.compute(canvasWidth: 1920, canvasHeight: 1080, columns: 120, rows: 40,
+                                     cell: RenderSize(width: 10, height: 20))
+        #expect(r.size == RenderSize(width: 1200, height: 675))
+    }
+
+    @Test func base64RoundTrip() {
+        for n in 0..<10 {
+            let bytes = (0..<n).map { UInt8(truncatingIfNeeded: $0 * 37 + 11) }
+            let text = bytes.withUnsafeBytes { Base64.encode($0) }
+            #expect(text.count == (n + 2) / 3 * 4)
+            #expect(Base64.decode(text) == bytes)
+        }
+        #expect(String(decoding: Array("foobar".utf8).withUnsafeBytes { Base64.encode($0) }, as: UTF8.self) == "Zm9vYmFy")
+        #expect(String(decoding: Array("fo".utf8).withUnsafeBytes { Base64.encode($0) }, as: UTF8.self) == "Zm8=")
+    }
+}

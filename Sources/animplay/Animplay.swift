@@ -19,7 +19,7 @@ struct Animplay: ParsableCommand {
           4  the image exceeds a decoding limit (see --max-pixels, --max-dimension)
          64  usage error
         """,
-        subcommands: [Play.self, Info.self, Dump.self],
+        subcommands: [Play.self, Info.self, Dump.self, Probe.self],
         defaultSubcommand: Play.self
     )
 }

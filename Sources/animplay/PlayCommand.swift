@@ -54,8 +54,8 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits).", valueName: "N"))
     var scale: Int?
 
-    @Option(help: ArgumentHelp("Behind transparent pixels: none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "COLOR|checker"))
-    var bg: String = "none"
+    @Option(help: ArgumentHelp("Behind transparent pixels: auto (the terminal's background colour, asked with OSC 11, blended in linear light; a dark default when it does not answer), none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "auto|none|COLOR|checker"))
+    var bg: String = "auto"
 
     @Option(help: "Colours: auto (24-bit when the terminfo entry has RGB or COLORTERM is truecolor/24bit, else 256 or 16), truecolor, 256 or 16.")
     var colors: ColorRequest = .auto
@@ -73,7 +73,7 @@ struct Play: ParsableCommand {
         if let scale, scale < 1 { throw ValidationError("--scale must be 1 or more") }
         if let bufferMb, bufferMb < 1 { throw ValidationError("--buffer-mb must be 1 or more") }
         if let size, parseCellSize(size) == nil { throw ValidationError("--size must look like WxH in cells (e.g. 80x24), got '\(size)'") }
-        guard parseBackground(bg) != nil else { throw ValidationError("--bg must be none, checker, RRGGBB, #RRGGBB, black, white or grey, got '\(bg)'") }
+        guard BackgroundRequest(bg) != nil else { throw ValidationError("--bg must be auto, none, checker, RRGGBB, #RRGGBB, black, white or grey, got '\(bg)'") }
     }
 
     func run() throws {
@@ -94,7 +94,12 @@ struct Play: ParsableCommand {
     // MARK: - Animation
 
     private func play(_ decoder: sending any AnimationDecoder) throws(CLIFailure) {
-        let background = parseBackground(bg)!
+        let signals = try SignalPipe()
+        defer { signals.uninstall() }
+        // One round of terminal queries before anything else owns the tty (graphics, colours):
+        // the background colour is needed before the first frame is prepared.
+        let probe = TerminalProbe.run()
+        let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         let info = decoder.info
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height)
         // Chosen before the player starts: the producer prepares frames for this output.
@@ -115,9 +120,8 @@ struct Play: ParsableCommand {
             throw CLIFailure(file: source.displayName, error: error)
         }
         defer { player.stop() }
-        let signals = try SignalPipe()
-        defer { signals.uninstall() }
         let screen = try NcursesScreen()
+        screen.pushBack(probe.typed)
         let (colorMode, path) = ColorSelection.choose(colors, facts: screen.facts)
         guard path != .unsupported else {
             screen.end()
@@ -135,6 +139,7 @@ struct Play: ParsableCommand {
         }
         let loop = PlaybackLoop(player: player, renderSize: first.size, screen: screen, signals: signals,
                                 output: output, showStatus: status, layoutFor: layoutFor)
+        loop.notes = [backgroundNote].compactMap { $0 }
         let end = loop.run()
         output.leave()
         screen.end()
@@ -189,7 +194,9 @@ struct Play: ParsableCommand {
         }
         let frame = AreaAverageScaler().scale(compositor.frame(at: 0), index: 0, to: layout.size)
         let grid = CellGrid()
-        CellRenderer(mode: colorMode, background: parseBackground(bg)!).render(frame, into: grid)
+        let request = BackgroundRequest(bg)!
+        let background = request.resolve(request == .auto ? TerminalProbe.run().report : TerminalReport()).mode
+        CellRenderer(mode: colorMode, background: background).render(frame, into: grid)
         var writer = SGRCellWriter(mode: colorMode)
         writer.printLines(grid)
         TerminalOutput.write(1, writer.bytes)
@@ -209,18 +216,4 @@ func parseCellSize(_ s: String) -> (Int, Int)? {
     let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
     guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
     return (w, h)
-}
-
-/// --bg values.
-func parseBackground(_ s: String) -> BackgroundMode? {
-    switch s.lowercased() {
-    case "none", "default", "terminal": return .terminal
-    case "checker", "checkerboard": return .checker
-    case "black": return .color(0, 0, 0)
-    case "white": return .color(255, 255, 255)
-    case "grey", "gray": return .color(128, 128, 128)
-    default:
-        guard let (r, g, b) = parseHexColor(s) else { return nil }
-        return .color(r, g, b)
-    }
 }

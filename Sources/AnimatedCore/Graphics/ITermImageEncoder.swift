@@ -10,9 +10,9 @@ import CPNG
 /// more than the last few percent of size.
 public final class ITermImageEncoder {
     public let background: BackgroundMode
-    public let terminalColor: (UInt8, UInt8, UInt8)
+    public let terminalColor: (UInt8, UInt8, UInt8)?
 
-    public init(background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8) = (0, 0, 0)) {
+    public init(background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8)? = nil) {
         self.background = background
         self.terminalColor = terminalColor
     }
@@ -23,7 +23,7 @@ public final class ITermImageEncoder {
         let opaque = OpaqueFrame(frame, background: background, terminalColor: terminalColor)
         guard let png = Self.png(opaque) else { return [] }
         var out = Array("\u{1B}]1337;File=inline=1;size=\(png.count);width=\(columns);height=\(rows);preserveAspectRatio=0;doNotMoveCursor=1:".utf8)
-        png.withUnsafeBytes { Base64.encode($0, into: &out) }
+        out += png.withUnsafeBytes { Base64.encode($0) }
         out.append(0x07)
         return out
     }

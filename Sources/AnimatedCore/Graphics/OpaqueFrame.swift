@@ -5,39 +5,28 @@ public struct OpaqueFrame: Sendable {
     public let size: RenderSize
     public var rgb: [UInt8]
 
-    /// `frame` composited over `background`; `terminalColor` stands in for the terminal's own
-    /// background under `.terminal` (its OSC 11 colour when known): a terminal image cannot
-    /// leave pixels "unpainted" without the previous frame showing through them.
-    public init(_ frame: ScaledFrame, background: BackgroundMode,
-                terminalColor: (UInt8, UInt8, UInt8) = (0, 0, 0)) {
+    /// `frame` composited over `background` (the same rule as the cell renderers). Where the
+    /// terminal's own background would show, `terminalColor` is painted: a terminal image cannot
+    /// leave pixels unpainted without the previous frame showing through them. Default: the
+    /// colour `.terminalBlend` carries (the terminal's OSC 11 answer), else black.
+    public init(_ frame: ScaledFrame, background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8)? = nil) {
         size = frame.size
         let w = frame.size.width, h = frame.size.height
         var out = [UInt8](repeating: 0, count: w * h * 3)
-        let solid: (UInt8, UInt8, UInt8)?
-        switch background {
-        case .terminal: solid = terminalColor
-        case let .color(r, g, b): solid = (r, g, b)
-        case .checker: solid = nil
-        }
+        let behind = terminalColor ?? Self.terminalColor(of: background)
+        let terminal = UInt32(behind.0) << 16 | UInt32(behind.1) << 8 | UInt32(behind.2)
         frame.pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                guard let s = src.baseAddress, let d = dst.baseAddress else { return }
+                guard let s = src.baseAddress, let d = dst.baseAddress, src.count >= w * h * 4 else { return }
                 for y in 0..<h {
                     var sp = s + y * w * 4, dp = d + y * w * 3
                     for x in 0..<w {
-                        let a = sp[3]
-                        if a == 255 {
+                        if sp[3] == 255 {
                             dp[0] = sp[0]; dp[1] = sp[1]; dp[2] = sp[2]
                         } else {
-                            let bg: (UInt8, UInt8, UInt8)
-                            if let solid { bg = solid } else {
-                                let light = ((x / CellRenderer.checkerSquare) + (y / CellRenderer.checkerSquare)) & 1 == 0
-                                let c = light ? CellRenderer.checkerLight : CellRenderer.checkerDark
-                                bg = (c, c, c)
-                            }
-                            dp[0] = CellRenderer.over(sp[0], bg.0, a)
-                            dp[1] = CellRenderer.over(sp[1], bg.1, a)
-                            dp[2] = CellRenderer.over(sp[2], bg.2, a)
+                            var c = background.shown(sp, x: x, y: y)
+                            if c == CellColor.terminalDefault { c = terminal }
+                            dp[0] = UInt8(c >> 16); dp[1] = UInt8((c >> 8) & 0xFF); dp[2] = UInt8(c & 0xFF)
                         }
                         sp += 4; dp += 3
                     }
@@ -50,5 +39,11 @@ public struct OpaqueFrame: Sendable {
     public init(size: RenderSize, rgb: [UInt8]) {
         precondition(rgb.count == size.width * size.height * 3)
         self.size = size; self.rgb = rgb
+    }
+
+    /// The terminal's background as far as `background` knows it.
+    public static func terminalColor(of background: BackgroundMode) -> (UInt8, UInt8, UInt8) {
+        if case let .terminalBlend(r, g, b) = background { return (r, g, b) }
+        return (0, 0, 0)
     }
 }

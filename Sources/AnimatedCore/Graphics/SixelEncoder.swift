@@ -17,7 +17,7 @@ import CSixel
 public final class SixelEncoder {
     public let registers: Int
     public let background: BackgroundMode
-    public let terminalColor: (UInt8, UInt8, UInt8)
+    public let terminalColor: (UInt8, UInt8, UInt8)?
     /// Shared palette acceptance: within this many dB of the first frame's PSNR…
     static let tolerance = 3.0
     /// …or at least this PSNR.
@@ -36,7 +36,7 @@ public final class SixelEncoder {
     private var output: OpaquePointer?
     private var bytes: [UInt8] = []
 
-    public init(registers: Int = 256, background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8) = (0, 0, 0)) {
+    public init(registers: Int = 256, background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8)? = nil) {
         self.registers = max(2, min(256, registers))
         self.background = background
         self.terminalColor = terminalColor

@@ -17,9 +17,6 @@ public final class CellRenderer {
         quantizer = mode == .truecolor ? nil : PaletteQuantizer(mode: mode)
     }
 
-    /// Checkerboard greys and square size (pixels), as timg's -B.
-    static let checkerLight: UInt8 = 0x99, checkerDark: UInt8 = 0x66, checkerSquare = 4
-
     /// Renders `frame` into `grid`, resizing it to width × ⌈height/2⌉ cells.
     public func render(_ frame: ScaledFrame, into grid: CellGrid) {
         let w = frame.size.width, h = frame.size.height
@@ -51,28 +48,8 @@ public final class CellRenderer {
     /// The cell colour of one RGBA pixel after background handling and quantisation.
     @inline(__always)
     private func color(_ p: UnsafePointer<UInt8>, x: Int, y: Int) -> UInt32 {
-        var r = p[0], g = p[1], b = p[2]
-        let a = p[3]
-        if a != 255 {
-            switch background {
-            case .terminal:
-                if a < 128 { return CellColor.terminalDefault }
-            case let .color(br, bg, bb):
-                r = Self.over(r, br, a); g = Self.over(g, bg, a); b = Self.over(b, bb, a)
-            case .checker:
-                let light = ((x / Self.checkerSquare) + (y / Self.checkerSquare)) & 1 == 0
-                let c = light ? Self.checkerLight : Self.checkerDark
-                r = Self.over(r, c, a); g = Self.over(g, c, a); b = Self.over(b, c, a)
-            }
-        }
-        if let q = quantizer { return UInt32(q.index(r, g, b)) }
-        return UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
-    }
-
-    /// Straight-alpha OVER on one channel, rounded: c·a + bg·(1−a).
-    @inline(__always)
-    static func over(_ c: UInt8, _ bg: UInt8, _ a: UInt8) -> UInt8 {
-        let v = UInt32(c) * UInt32(a) + UInt32(bg) * (255 - UInt32(a))
-        return UInt8((v + 127) / 255)
+        let c = background.shown(p, x: x, y: y)
+        guard let q = quantizer, c != CellColor.terminalDefault else { return c }
+        return UInt32(q.index(UInt8(c >> 16), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)))
     }
 }

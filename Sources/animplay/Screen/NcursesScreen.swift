@@ -105,6 +105,13 @@ final class NcursesScreen {
         return keys
     }
 
+    /// Hands bytes read before curses started (keys typed during the terminal probe) to the
+    /// key reader, in order: ncurses' push-back is a stack, so they go in reversed.
+    func pushBack(_ bytes: [UInt8]) {
+        // Its FIFO holds about 130 entries: a burst longer than that keeps its first 64 keys.
+        for b in bytes.prefix(64).reversed() { _ = ungetch(Int32(b)) }
+    }
+
     /// Leaves curses mode: attributes reset, cursor shown, alternate screen left, tty modes
     /// restored to what `newterm` saved.
     func end() {

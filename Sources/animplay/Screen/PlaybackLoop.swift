@@ -24,6 +24,8 @@ final class PlaybackLoop {
     let output: any FrameOutput
     var hasFrame: Bool { output.hasFrame }
     private var showStatus: Bool
+    /// Facts for the status line that do not change while playing (e.g. an assumed background).
+    var notes: [String] = []
     /// Where frames go for a given box (rows × columns of cells available for the image, cells
     /// of `cell` pixels).
     private let layoutFor: (_ rows: Int, _ columns: Int, _ cell: RenderSize) -> RenderLayout
@@ -127,6 +129,7 @@ final class PlaybackLoop {
         if s.mode != .normal { parts.append(s.mode.rawValue) }
         if s.paused { parts.append("paused") }
         if let note = output.statusNote { parts.append(note) }
+        parts += notes
         return " " + parts.joined(separator: "  ")
     }
 

@@ -101,11 +101,21 @@ struct Play: ParsableCommand {
         let probe = TerminalProbe.run()
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         let info = decoder.info
-        let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height)
         // Chosen before the player starts: the producer prepares frames for this output.
-        let graphics = graphicsOptions.choose()
-        let preparer: any FrameScaler = graphics.kitty != nil ? KittyFramePreparer() : AreaAverageScaler()
-        let cell = graphics.kitty?.cell ?? RenderLayout.halfBlockCell
+        let graphics = graphicsOptions.choose(report: probe.report)
+        let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
+                                       spareRow: graphics.inline != nil)
+        let preparer: any FrameScaler
+        if graphics.kitty != nil {
+            preparer = KittyFramePreparer()
+        } else if let inline = graphics.inline {
+            preparer = inline.kind == .sixel
+                ? SixelFramePreparer(registers: inline.registers, background: background)
+                : ITermFramePreparer(background: background)
+        } else {
+            preparer = AreaAverageScaler()
+        }
+        let cell = graphics.kitty?.cell ?? graphics.inline?.cell ?? RenderLayout.halfBlockCell
         // The player starts before curses so that the first frame is being prepared while the
         // terminal is set up; the kernel's window size is what ncurses will report.
         var rows: Int32 = 24, cols: Int32 = 80
@@ -133,6 +143,9 @@ struct Play: ParsableCommand {
         if let kitty = graphics.kitty {
             output = KittyOutput(screen: screen, view: view, cell: kitty.cell, reportedCell: kitty.reportedCell,
                                  tmux: kitty.tmux, preparer: preparer)
+        } else if let inline = graphics.inline {
+            output = InlineImageOutput(kind: inline.kind, screen: screen, view: view, cell: inline.cell,
+                                       reportedCell: inline.reportedCell, preparer: preparer)
         } else {
             output = CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background),
                                 screen: screen)
@@ -155,12 +168,14 @@ struct Play: ParsableCommand {
     }
 
     /// Layout in a box of `rows` × `columns` cells of screen: --size (clamped to the screen)
-    /// centred in it, the image fitted and centred in that.
-    private func layoutFunction(canvasWidth: Int, canvasHeight: Int) -> (Int, Int, RenderSize) -> RenderLayout {
+    /// centred in it, the image fitted and centred in that. `spareRow`: the image keeps off the
+    /// box's last row (inline images leave the cursor below themselves: on the screen's last
+    /// row that would scroll).
+    private func layoutFunction(canvasWidth: Int, canvasHeight: Int, spareRow: Bool = false) -> (Int, Int, RenderSize) -> RenderLayout {
         let requested = size.flatMap(parseCellSize)
         let fit = fitMode, scale = scale
         return { rows, columns, cell in
-            let rows = max(1, rows), columns = max(1, columns)
+            let rows = max(1, rows - (spareRow ? 1 : 0)), columns = max(1, columns)
             let boxCols = min(columns, requested?.0 ?? columns), boxRows = min(rows, requested?.1 ?? rows)
             var l = RenderLayout.compute(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
                                          columns: boxCols, rows: boxRows, fit: fit, scale: scale, cell: cell)

@@ -20,10 +20,26 @@ public final class ITermImageEncoder {
     /// The frame as one OSC 1337 sequence filling `columns` × `rows` cells; empty when the PNG
     /// could not be encoded (out of memory).
     public func encode(_ frame: ScaledFrame, columns: Int, rows: Int) -> [UInt8] {
+        Self.sequence(payload: payload(frame), columns: columns, rows: rows)
+    }
+
+    /// The base64 of the frame's PNG (what the frame buffer holds); empty on failure.
+    public func payload(_ frame: ScaledFrame) -> [UInt8] {
         let opaque = OpaqueFrame(frame, background: background, terminalColor: terminalColor)
         guard let png = Self.png(opaque) else { return [] }
-        var out = Array("\u{1B}]1337;File=inline=1;size=\(png.count);width=\(columns);height=\(rows);preserveAspectRatio=0;doNotMoveCursor=1:".utf8)
-        out += png.withUnsafeBytes { Base64.encode($0) }
+        return png.withUnsafeBytes { Base64.encode($0) }
+    }
+
+    /// The OSC 1337 sequence showing a `payload` in `columns` × `rows` cells; empty for an
+    /// empty payload. `moveCursor`: the cursor ends below the image (printing like `cat`)
+    /// instead of staying where it was (playback).
+    public static func sequence(payload: [UInt8], columns: Int, rows: Int, moveCursor: Bool = false) -> [UInt8] {
+        guard !payload.isEmpty else { return [] }
+        let padding = payload.suffix(2).filter { $0 == 0x3D }.count
+        let size = payload.count / 4 * 3 - padding
+        var out = Array("\u{1B}]1337;File=inline=1;size=\(size);width=\(columns);height=\(rows);preserveAspectRatio=0;doNotMoveCursor=\(moveCursor ? 0 : 1):".utf8)
+        out.reserveCapacity(out.count + payload.count + 1)
+        out += payload
         out.append(0x07)
         return out
     }

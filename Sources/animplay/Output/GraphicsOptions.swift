@@ -28,17 +28,19 @@ struct GraphicsOptions: ParsableArguments {
         var decision: GraphicsPolicy.Decision
         /// Set when frames go out as kitty graphics.
         var kitty: KittySetup?
+        /// Set when frames go out as sixel or iTerm2 inline images.
+        var inline: InlineImageSetup?
     }
 
     /// Decides the output: `--graphics`, else the environment, else the terminal's answers.
     /// Prints one warning line (before the screen starts) when graphics were wanted but cannot
     /// be used, and falls back to cells.
-    func choose() -> Choice {
+    func choose(report: TerminalReport? = nil) -> Choice {
         let env = Self.environment()
         let inTmux = env["TMUX"] != nil
         let decision = GraphicsPolicy.decide(GraphicsRequest(argument: graphicsArgument) ?? .auto, env: env,
-                                             answers: nil, tmuxPassthrough: inTmux && Self.tmuxAllowsPassthrough())
-        var choice = Choice(decision: decision, kitty: nil)
+                                             answers: report.flatMap(Self.answers), tmuxPassthrough: inTmux && Self.tmuxAllowsPassthrough())
+        var choice = Choice(decision: decision, kitty: nil, inline: nil)
         switch decision.graphics {
         case .kitty:
             guard let cell = KittyOutput.cellSize(fd: 1, reported: nil) else {
@@ -48,15 +50,15 @@ struct GraphicsOptions: ParsableArguments {
             }
             choice.kitty = KittySetup(cell: cell, reportedCell: nil, tmux: decision.tmux)
         case .sixel, .iterm2:
-            warn("--graphics \(decision.graphics.rawValue) is not available in this build; using cells")
-            choice.decision.graphics = .cells
+            choice.inline = inlineImageSetup(decision.graphics, report: report)
+            if choice.inline == nil { choice.decision.graphics = .cells }
         case .cells:
             break
         }
         return choice
     }
 
-    private func warn(_ message: String) {
+    func warn(_ message: String) {
         TerminalOutput.write(2, "animplay: warning: \(message)\n")
     }
 

@@ -1,0 +1,39 @@
+import AnimatedCore
+
+/// What the sixel and iTerm2 outputs need to start.
+struct InlineImageSetup {
+    var kind: InlineImageOutput.Kind
+    var cell: RenderSize
+    var reportedCell: RenderSize?
+    /// Sixel colour registers to use (the terminal's XTSMGRAPHICS answer, at most 256).
+    var registers: Int
+}
+
+extension GraphicsOptions {
+    /// Sixel colour registers assumed when the terminal does not answer XTSMGRAPHICS (xterm,
+    /// foot, WezTerm and mlterm all have at least 256).
+    static let defaultRegisters = 256
+
+    /// The probe's findings that matter to the detection policy.
+    static func answers(_ report: TerminalReport) -> TerminalGraphicsAnswers? {
+        guard report.probed, report.answeredDA1 || report.version != nil || !report.kittyReplies.isEmpty else { return nil }
+        return TerminalGraphicsAnswers(kittyGraphics: report.kittyGraphics, sixel: report.sixel, version: report.version)
+    }
+
+    /// The sixel or iTerm2 setup, or nil after one warning line when the terminal cannot take
+    /// it: it answered DA1 without sixel (sixel), or its cell size in pixels is unknown.
+    func inlineImageSetup(_ p: GraphicsProtocol, report: TerminalReport?) -> InlineImageSetup? {
+        let kind: InlineImageOutput.Kind = p == .sixel ? .sixel : .iterm2
+        if kind == .sixel, let report, report.answeredDA1, !report.sixel {
+            warn("the terminal does not list sixel graphics in its device attributes; using cells")
+            return nil
+        }
+        let reported = report?.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
+        guard let cell = KittyOutput.cellSize(fd: 1, reported: reported) else {
+            warn("the terminal does not report its cell size in pixels; using cells")
+            return nil
+        }
+        let registers = max(2, min(256, report?.colorRegisters ?? Self.defaultRegisters))
+        return InlineImageSetup(kind: kind, cell: cell, reportedCell: reported, registers: registers)
+    }
+}

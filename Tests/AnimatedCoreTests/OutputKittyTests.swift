@@ -73,7 +73,11 @@ struct MiniKitty {
         if !payload.isEmpty { chunkSizes.append(payload.count) }
         if payload.count > 4096 { errors.append("chunk of \(payload.count) bytes") }
         if var p = pending {
-            if !Set(keys.keys).isSubset(of: ["m", "q"]) { errors.append("continuation chunk with keys \(keys)") }
+            // Only m and q; a frame upload also repeats a=f (for kitty 0.26).
+            let allowed: Set<String> = p.keys["a"] == "f" ? ["m", "q", "a"] : ["m", "q"]
+            if !Set(keys.keys).isSubset(of: allowed) || (keys["a"] != nil && keys["a"] != "f") {
+                errors.append("continuation chunk with keys \(keys)")
+            }
             p.data += payload
             if keys["m"] == "1" { pending = p } else { pending = nil; execute(p.keys, p.data) }
             return

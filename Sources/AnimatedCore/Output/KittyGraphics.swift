@@ -2,7 +2,10 @@
 ///
 /// Payloads are base64 text sent in chunks of at most 4096 bytes, each chunk its own command:
 /// the first carries every key plus `m=1` when more follow, the later ones only `m` (and `q`,
-/// which kitty requires to repeat so that no reply slips through), the last `m=0`.
+/// repeated so that no reply slips through), the last `m=0`. Continuations of a frame upload
+/// (`a=f`) also repeat `a=f`: kitty 0.26 dispatches a chunk by its action before it looks at
+/// the load in progress, so a bare continuation is taken for image data and the frame is lost
+/// (later kitty versions ignore the repeated key).
 /// Inside tmux each command is wrapped for passthrough (`ESC P tmux; … ESC \`, every ESC of the
 /// command doubled), which tmux forwards when its `allow-passthrough` option is on.
 public struct KittyGraphics: Sendable {
@@ -18,23 +21,24 @@ public struct KittyGraphics: Sendable {
             command(Array(keys.utf8), payload, to: &out)
             return
         }
-        let quiet = Self.quietKey(keys)
+        var repeated = Self.key("q", in: keys).map { [$0] } ?? []
+        if let action = Self.key("a", in: keys), action == "a=f" { repeated.insert(action, at: 0) }
         var start = payload.startIndex
         var first = true
         while start < payload.endIndex {
             let end = min(payload.endIndex, start + Self.chunkBytes)
             let more = end < payload.endIndex
             var k: [UInt8] = first ? Array(keys.utf8) + Array(",".utf8) : []
-            if !first, let quiet { k += Array(quiet.utf8) + [0x2C] }
+            if !first { for r in repeated { k += Array(r.utf8) + [0x2C] } }
             k += Array((more ? "m=1" : "m=0").utf8)
             command(k, payload[start..<end], to: &out)
             start = end; first = false
         }
     }
 
-    /// The `q=` key of `keys`, if any (repeated on every chunk).
-    private static func quietKey(_ keys: String) -> String? {
-        keys.split(separator: ",").first { $0.hasPrefix("q=") }.map(String.init)
+    /// `name=value` from `keys`, if present.
+    private static func key(_ name: String, in keys: String) -> String? {
+        keys.split(separator: ",").first { $0.hasPrefix(name + "=") }.map(String.init)
     }
 
     private func command(_ keys: [UInt8], _ payload: ArraySlice<UInt8>, to out: inout [UInt8]) {

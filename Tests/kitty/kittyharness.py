@@ -1,0 +1,159 @@
+"""Runs animplay inside the real kitty (Debian's, under Xvfb) and watches what kitty does.
+
+- `Display`: an Xvfb server on a free display (`-displayfd`: several test runs share the machine).
+- `Kitty`: `kitty --config NONE --dump-commands` running animplay through a small wrapper that
+  records animplay's pid and exit status; kitty prints every graphics command it parsed on its
+  stdout, which `commands()` parses back (keys only; payloads are checked by the unit tests).
+  `send_text` types into the window (kitty remote control), `resize` resizes the OS window,
+  `screen_colors()` counts the test colours in a screenshot of the root window.
+"""
+import ast, os, re, shutil, signal, subprocess, sys, tempfile, time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+sys.path.insert(0, os.path.join(ROOT, 'Tests', 'pty'))
+from ptyharness import binary  # noqa: E402
+
+SCREEN = (1024, 768)
+
+
+class Display:
+    def __init__(self):
+        r, w = os.pipe()
+        self.proc = subprocess.Popen(
+            ['Xvfb', '-displayfd', str(w), '-screen', '0', f'{SCREEN[0]}x{SCREEN[1]}x24', '-nolisten', 'tcp'],
+            pass_fds=[w], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(w)
+        data = b''
+        deadline = time.monotonic() + 20
+        while not data.endswith(b'\n') and time.monotonic() < deadline:
+            chunk = os.read(r, 16)
+            if not chunk:
+                break
+            data += chunk
+        os.close(r)
+        if not data.strip():
+            self.proc.kill()
+            raise RuntimeError('Xvfb did not report a display')
+        self.name = ':' + data.decode().strip()
+
+    def close(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+WRAPPER = r'''
+import os, signal, subprocess, sys, time
+pidfile, rcfile = sys.argv[1], sys.argv[2]
+p = subprocess.Popen(sys.argv[3:])
+signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is for animplay; keep the wrapper
+with open(pidfile, 'w') as f: f.write(str(p.pid))
+rc = p.wait()
+with open(rcfile + '.tmp', 'w') as f: f.write(str(rc))
+os.rename(rcfile + '.tmp', rcfile)
+time.sleep(120)
+'''
+
+
+class Kitty:
+    def __init__(self, display, args, width=800, height=600, env=None):
+        self.dir = tempfile.mkdtemp(prefix='animplay-kitty-')
+        self.pidfile = os.path.join(self.dir, 'pid')
+        self.rcfile = os.path.join(self.dir, 'rc')
+        self.sock = os.path.join(self.dir, 'sock')
+        self.dump = open(os.path.join(self.dir, 'dump'), 'wb')
+        wrapper = os.path.join(self.dir, 'wrap.py')
+        with open(wrapper, 'w') as f:
+            f.write(WRAPPER)
+        self.env = dict(os.environ, DISPLAY=display.name, LIBGL_ALWAYS_SOFTWARE='1')
+        self.env.pop('TMUX', None)
+        if env:
+            self.env.update(env)
+        self.proc = subprocess.Popen(
+            ['kitty', '--config', 'NONE', '-o', f'initial_window_width={width}',
+             '-o', f'initial_window_height={height}', '-o', 'remember_window_size=no', '-o', 'sync_to_monitor=no',
+             '-o', 'allow_remote_control=yes', '--listen-on', f'unix:{self.sock}',
+             '--dump-commands', '--', sys.executable, wrapper, self.pidfile, self.rcfile, binary()] + args,
+            stdout=self.dump, stderr=open(os.path.join(self.dir, 'stderr'), 'wb'), env=self.env, cwd=self.dir)
+
+    def wait_for(self, predicate, timeout=20, what='condition'):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            v = predicate()
+            if v:
+                return v
+            if self.proc.poll() is not None:
+                raise AssertionError(f'kitty exited while waiting for {what}')
+            time.sleep(0.02)
+        raise AssertionError(f'timed out waiting for {what}')
+
+    def pid(self):
+        return int(self.wait_for(lambda: os.path.exists(self.pidfile) and open(self.pidfile).read(), what='pid'))
+
+    def exit_status(self, timeout=20):
+        return int(self.wait_for(lambda: os.path.exists(self.rcfile) and open(self.rcfile).read(),
+                                 timeout, what='animplay to exit'))
+
+    def kitty_cmd(self, *args):
+        subprocess.run(['kitty', '@', '--to', f'unix:{self.sock}'] + list(args), env=self.env,
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10)
+
+    def send_text(self, text):
+        self.kitty_cmd('send-text', text)
+
+    def resize(self, width, height):
+        self.kitty_cmd('resize-os-window', '--unit', 'pixels', '--width', str(width), '--height', str(height))
+
+    def commands(self):
+        """Graphics commands kitty parsed so far, in order: dicts of their keys (str values)."""
+        self.dump.flush()
+        out = []
+        with open(self.dump.name, 'rb') as f:
+            for line in f:
+                if not line.startswith(b'graphics_command {'):
+                    continue
+                end = line.index(b'}')
+                d = ast.literal_eval(line[len(b'graphics_command '):end + 1].decode('latin-1'))
+                out.append({k: (v.decode('latin-1') if isinstance(v, bytes) else v) for k, v in d.items()})
+        return out
+
+    def screen_colors(self, colors):
+        """How many pixels of each colour the root window shows now."""
+        raw = subprocess.run(['import', '-display', self.env['DISPLAY'], '-window', 'root', '-depth', '8', 'rgb:-'],
+                             capture_output=True, check=True, timeout=20).stdout
+        return _count(raw, colors)
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.dump.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _count(raw, colors):
+    # Pixels are 3-byte aligned; count aligned matches only.
+    counts = {}
+    for c in colors:
+        pat = re.compile(re.escape(bytes(c)))
+        counts[c] = sum(1 for m in pat.finditer(raw) if m.start() % 3 == 0)
+    return counts
+
+
+def group_uploads(cmds):
+    """Split the parsed commands into logical commands: a chunked transmission is one command
+    (kitty prints each continuation chunk as a command of its own)."""
+    out = []
+    for c in cmds:
+        if out and out[-1].get('more_pending'):
+            out[-1]['more_pending'] = c['more'] == 1
+            continue
+        c = dict(c)
+        c['more_pending'] = c['more'] == 1
+        out.append(c)
+    return out

@@ -1,0 +1,151 @@
+"""animplay --graphics kitty in the real kitty under Xvfb: what is on screen, what was sent."""
+import os, signal, subprocess, sys, time
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'pty'))
+from kittyharness import Display, Kitty, group_uploads  # noqa: E402
+from gifwriter import write_gif  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not all(map(__import__('shutil').which, ['Xvfb', 'kitty', 'import', 'ffmpeg'])),
+                                reason='needs Xvfb, kitty, imagemagick and ffmpeg (scripts/install-deps)')
+
+RED, GREEN, BLUE = (255, 0, 0), (0, 255, 0), (0, 0, 255)
+COLORS = [RED, GREEN, BLUE]
+FRAME_MS = 800   # long enough for screenshots on a loaded machine
+
+
+@pytest.fixture(scope='module')
+def display():
+    d = Display()
+    yield d
+    d.close()
+
+
+@pytest.fixture(scope='module')
+def anims(tmp_path_factory):
+    """The same three solid frames (red, green, blue, 400 ms each) as GIF, APNG and WebP."""
+    d = tmp_path_factory.mktemp('anims')
+    gif = str(d / 'rgb.gif')
+    write_gif(gif, 16, 16, [[c] * 256 for c in COLORS], delay_cs=FRAME_MS // 10, loops=0)
+    apng, webp = str(d / 'rgb.apng'), str(d / 'rgb.webp')
+    subprocess.run(['ffmpeg', '-v', 'error', '-y', '-i', gif, '-plays', '0', '-f', 'apng', apng], check=True)
+    subprocess.run(['ffmpeg', '-v', 'error', '-y', '-i', gif, '-c:v', 'libwebp', '-lossless', '1',
+                    '-loop', '0', webp], check=True)
+    return {'gif': gif, 'apng': apng, 'webp': webp}
+
+
+def our_image(cmds):
+    ids = {c['id'] for c in cmds if c['action'] in ('T', 'f', 'a') and c['id']}
+    assert len(ids) == 1, ids
+    return ids.pop()
+
+
+def dominant(counts, at_least=20000):
+    best = max(counts, key=counts.get)
+    return best if counts[best] >= at_least else None
+
+
+@pytest.mark.parametrize('fmt', ['gif', 'apng', 'webp'])
+def test_colours_follow_the_frames_with_their_durations(display, anims, fmt):
+    k = Kitty(display, ['--graphics', 'kitty', '--loop', '1', anims[fmt]])
+    try:
+        seen = []      # (colour, first seen, last seen)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and not os.path.exists(k.rcfile):
+            c = dominant(k.screen_colors(COLORS))
+            now = time.monotonic()
+            if c is None:
+                continue
+            if seen and seen[-1][0] == c:
+                seen[-1][2] = now
+            else:
+                seen.append([c, now, now])
+        assert k.exit_status() == 0
+        order = [c for c, _, _ in seen]
+        # One play: red green blue (red may be missed while kitty starts), then blue stays.
+        assert order in ([RED, GREEN, BLUE], [GREEN, BLUE]), order
+        # Green was seen for about its duration (screenshots take a few hundred ms here).
+        green = next(s for s in seen if s[0] == GREEN)
+        assert 0.3 <= green[2] - green[1] <= 1.2, green[2] - green[1]
+    finally:
+        k.close()
+
+
+def test_three_plays_upload_each_frame_once_and_quit_leaves_the_last_frame(display, anims):
+    k = Kitty(display, ['--graphics', 'kitty', '--loop', '3', anims['gif']])
+    try:
+        assert k.exit_status() == 0
+        cmds = group_uploads(k.commands())
+        image = our_image(cmds)
+        mine = [c for c in cmds if c['id'] == image]
+        uploads = [c for c in mine if c['action'] in ('T', 'f')]
+        assert [c['action'] for c in uploads] == ['T', 'f', 'f']
+        assert all(c['quiet'] == 2 and c['compressed'] == 'z' and c['format'] == 32 for c in uploads)
+        switches = [c['num_cells'] for c in mine if c['action'] == 'a']   # kitty prints c= as num_cells
+        assert switches == [2, 3, 1, 2, 3, 1, 2, 3]
+        # Exit: the animation image is deleted (all frames), the last frame printed as a still.
+        assert mine[-1]['action'] == 'd' and mine[-1]['delete_action'] == 'I'
+        last = cmds[-1]
+        assert last['action'] == 'T' and last['id'] == 0
+        counts = k.wait_for(lambda: (lambda c: c if c[BLUE] > 20000 else None)(k.screen_colors(COLORS)),
+                            what='the last frame on the normal screen')
+        assert counts[RED] == 0 and counts[GREEN] == 0
+    finally:
+        k.close()
+
+
+@pytest.mark.parametrize('how', ['q', 'ctrl-c', 'SIGTERM', 'SIGHUP', 'clear'])
+def test_every_quit_path_leaves_only_the_last_frame(display, anims, how):
+    args = ['--graphics', 'kitty', '--loop', '0', anims['gif']]
+    if how == 'clear':
+        args = ['--clear'] + args
+    k = Kitty(display, args)
+    try:
+        pid = k.pid()
+        k.wait_for(lambda: any(c['action'] == 'a' for c in k.commands()), what='a frame switch')
+        if how == 'q' or how == 'clear':
+            k.send_text('q')
+        elif how == 'ctrl-c':
+            k.send_text('\\x03')
+        else:
+            os.kill(pid, getattr(signal, how))
+        rc = k.exit_status()
+        assert rc == (0 if how in ('q', 'clear') else 1), rc
+        cmds = group_uploads(k.commands())
+        image = our_image(cmds)
+        mine = [c for c in cmds if c['id'] == image]
+        assert mine[-1]['action'] == 'd' and mine[-1]['delete_action'] == 'I'
+        stills = [c for c in cmds if c['action'] == 'T' and c['id'] == 0]
+        if how in ('clear', 'SIGHUP'):
+            assert stills == []
+            k.wait_for(lambda: max(k.screen_colors(COLORS).values()) == 0, what='an empty screen')
+        else:
+            assert len(stills) == 1
+            # The still is the frame that was on screen; only it remains.
+            k.wait_for(lambda: sorted(k.screen_colors(COLORS).values())[1] == 0
+                       and max(k.screen_colors(COLORS).values()) > 20000, what='one colour on screen')
+    finally:
+        k.close()
+
+
+def test_resize_places_and_uploads_again(display, anims):
+    k = Kitty(display, ['--graphics', 'kitty', '--loop', '0', anims['gif']], width=800, height=600)
+    try:
+        pid = k.pid()
+        k.wait_for(lambda: len([c for c in k.commands() if c['action'] == 'a']) >= 3, what='a whole play')
+        first = [c for c in group_uploads(k.commands()) if c['action'] == 'T'][0]
+        k.resize(400, 300)
+        def reuploaded():
+            cmds = group_uploads(k.commands())
+            for i, c in enumerate(cmds):
+                if c['action'] == 'T' and c['id'] == first['id'] and c['data_width'] < first['data_width']:
+                    return cmds, i
+            return None
+        cmds, i = k.wait_for(reuploaded, what='a smaller root frame after the resize')
+        assert cmds[i - 1]['action'] == 'd'          # the old image went first
+        k.wait_for(lambda: dominant(k.screen_colors(COLORS), 5000), what='the image after the resize')
+        os.kill(pid, signal.SIGTERM)
+        assert k.exit_status() == 1
+    finally:
+        k.close()

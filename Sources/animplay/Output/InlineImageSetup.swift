@@ -20,14 +20,11 @@ extension GraphicsOptions {
         return TerminalGraphicsAnswers(kittyGraphics: report.kittyGraphics, sixel: report.sixel, version: report.version)
     }
 
-    /// The sixel or iTerm2 setup, or nil after one warning line when the terminal cannot take
-    /// it: it answered DA1 without sixel (sixel), or its cell size in pixels is unknown.
+    /// The sixel or iTerm2 setup, or nil after one warning line when the terminal's cell size in
+    /// pixels is unknown (there is then nothing to size an image by). `--graphics sixel` is
+    /// obeyed even when DA1 does not list sixel (auto only picks sixel when it does).
     func inlineImageSetup(_ p: GraphicsProtocol, report: TerminalReport?) -> InlineImageSetup? {
         let kind: InlineImageOutput.Kind = p == .sixel ? .sixel : .iterm2
-        if kind == .sixel, let report, report.answeredDA1, !report.sixel {
-            warn("the terminal does not list sixel graphics in its device attributes; using cells")
-            return nil
-        }
         let reported = report?.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
         guard let cell = KittyOutput.cellSize(fd: 1, reported: reported) else {
             warn("the terminal does not report its cell size in pixels; using cells")

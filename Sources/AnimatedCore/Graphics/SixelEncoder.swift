@@ -154,7 +154,7 @@ public final class SixelEncoder {
                 return size
             }, me, nil)
             guard animplay_sixel_failed(status) == 0, let o else { return [] }
-            sixel_output_set_encode_policy(o, SIXEL_ENCODEPOLICY_FAST)
+            sixel_output_set_encode_policy(o, SIXEL_ENCODEPOLICY_SIZE)
             output = o
         }
         var dither: OpaquePointer?

@@ -66,7 +66,7 @@ def stty_g(fd):
 
 
 def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-256color',
-        colorterm='truecolor'):
+        colorterm='truecolor', pixels=(0, 0)):
     """actions: (seconds, bytes to type | signal number | callable) pairs. Seconds count from
     the first byte the program writes (its signal handlers and terminal are set up by then),
     so a slow start on a loaded machine does not race the actions."""
@@ -78,7 +78,7 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
         e['COLORTERM'] = colorterm
     e.update(env or {})
     master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, *pixels))   # pixels: window size in pixels
     before = stty_g(slave)
     t0 = time.monotonic()
     proc = subprocess.Popen([binary()] + list(args), stdin=slave, stdout=slave, stderr=slave,

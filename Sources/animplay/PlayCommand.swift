@@ -145,7 +145,7 @@ struct Play: ParsableCommand {
                                  tmux: kitty.tmux, preparer: preparer)
         } else if let inline = graphics.inline {
             output = InlineImageOutput(kind: inline.kind, screen: screen, view: view, cell: inline.cell,
-                                       reportedCell: inline.reportedCell, preparer: preparer)
+                                       reportedCell: inline.reportedCell, tmux: inline.tmux, preparer: preparer)
         } else {
             output = CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background),
                                 screen: screen)

@@ -89,3 +89,13 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
         #expect(a.width == 120)
     }
 }
+
+@Suite struct TmpDbg {
+    @Test func dbg() throws {
+        let enc = SixelEncoder(background: .terminal)
+        for c: (UInt8, UInt8, UInt8, UInt8) in [(255, 0, 0, 255), (0, 255, 0, 255), (0, 0, 255, 255)] {
+            let out = enc.encode(solidFrame(8, 8, c))
+            print(String(decoding: out.prefix(120), as: UTF8.self).debugDescription)
+        }
+    }
+}

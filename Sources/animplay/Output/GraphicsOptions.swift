@@ -51,6 +51,7 @@ struct GraphicsOptions: ParsableArguments {
             choice.kitty = KittySetup(cell: cell, reportedCell: nil, tmux: decision.tmux)
         case .sixel, .iterm2:
             choice.inline = inlineImageSetup(decision.graphics, report: report)
+            choice.inline?.tmux = decision.tmux
             if choice.inline == nil { choice.decision.graphics = .cells }
         case .cells:
             break

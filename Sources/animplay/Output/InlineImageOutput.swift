@@ -33,13 +33,15 @@ final class InlineImageOutput: FrameOutput {
     private var drawn: (index: Int, size: RenderSize, layout: RenderLayout)?
     private var placedAt: RenderLayout?
     private(set) var skipped = 0
+    /// Inside tmux: each image goes through passthrough (the cursor moves stay tmux's own).
+    let tmux: Bool
     private let empty = CellGrid()
     var hasFrame: Bool { current != nil }
     var failure: String? { nil }
 
     init(kind: Kind, screen: NcursesScreen, view: PlaybackView, cell: RenderSize, reportedCell: RenderSize?,
-         preparer: any FrameScaler) {
-        self.kind = kind; self.screen = screen; self.view = view; self.cell = cell
+         tmux: Bool = false, preparer: any FrameScaler) {
+        self.kind = kind; self.screen = screen; self.view = view; self.cell = cell; self.tmux = tmux
         self.reportedCell = reportedCell; self.preparer = preparer
     }
 
@@ -76,13 +78,15 @@ final class InlineImageOutput: FrameOutput {
     }
 
     private func image(_ frame: ScaledFrame, layout: RenderLayout, moveCursor: Bool) -> [UInt8] {
+        let bytes: [UInt8]
         switch kind {
         case .sixel:
-            return frame.payload
+            bytes = frame.payload
         case .iterm2:
-            return ITermImageEncoder.sequence(payload: frame.payload, columns: layout.columns, rows: layout.rows,
-                                              moveCursor: moveCursor)
+            bytes = ITermImageEncoder.sequence(payload: frame.payload, columns: layout.columns, rows: layout.rows,
+                                               moveCursor: moveCursor)
         }
+        return tmux ? TerminalQueries.tmuxPassthrough(bytes) : bytes
     }
 
     /// Inline images live in the alternate screen's cells: leaving it removes them.

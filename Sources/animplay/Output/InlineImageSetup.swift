@@ -7,6 +7,8 @@ struct InlineImageSetup {
     var reportedCell: RenderSize?
     /// Sixel colour registers to use (the terminal's XTSMGRAPHICS answer, at most 256).
     var registers: Int
+    /// Inside tmux: wrap each image for passthrough.
+    var tmux: Bool
 }
 
 extension GraphicsOptions {
@@ -31,6 +33,6 @@ extension GraphicsOptions {
             return nil
         }
         let registers = max(2, min(256, report?.colorRegisters ?? Self.defaultRegisters))
-        return InlineImageSetup(kind: kind, cell: cell, reportedCell: reported, registers: registers)
+        return InlineImageSetup(kind: kind, cell: cell, reportedCell: reported, registers: registers, tmux: false)
     }
 }

@@ -6,6 +6,11 @@ and time to first frame (first SGR colour sequence on the pty).
 
 usage: Benchmarks/pty-bench.py [--animplay PATH] [--cols 120] [--rows 40] [--runs N] [--only NAME]
 The GIFs are generated into Benchmarks/data/ (gitignored) with ffmpeg if missing.
+
+--kitty: kitty graphics instead: the 640x360x150 GIF (Benchmarks/make-inputs.sh) in a pty of
+120x40 cells of 10x20 pixels (/work/shared/tools/ptyrun.py, or $PTYRUN), `animplay --graphics
+kitty` against `timg -pk` and `chafa -f kitty`, 1 and 3 plays: wall time against nominal, CPU,
+peak RSS, bytes written, time to the first image (first kitty transmission on the pty).
 """
 import argparse, fcntl, json, os, pty, re, select, shutil, signal, struct, subprocess, sys, termios, time
 
@@ -89,6 +94,81 @@ def run(cmd, cols, rows, timeout):
                 first_ms=None if first is None else first * 1000, exit=os.waitstatus_to_exitcode(status))
 
 
+PTYRUN = os.environ.get('PTYRUN', '/work/shared/tools/ptyrun.py')
+KITTY_IMAGE = re.compile(rb'\x1b_G[^;\x1b]*a=[Tt]')
+
+
+def kitty_input():
+    for name in ('medium.gif', 'testsrc2-640x360x150.gif'):
+        p = os.path.join(DATA, name)
+        if os.path.exists(p):
+            return p
+    subprocess.run([os.path.join(HERE, 'make-inputs.sh')], check=True)
+    return os.path.join(DATA, 'testsrc2-640x360x150.gif')
+
+
+def kitty_players(animplay, cols, rows, nominal, plays):
+    return {
+        'animplay': [animplay, '--graphics', 'kitty', '--loop', str(plays)],
+        'timg': ['timg', '-pk', f'-g{cols}x{rows}', f'--loops={plays}'],
+        'chafa': ['chafa', '-f', 'kitty', f'--size={cols}x{rows}', f'--duration={nominal * plays:.3f}'],
+    }
+
+
+def kitty_run(cmd, cols, rows, timeout):
+    """One run under ptyrun.py (10x20-pixel cells); the first image is the first kitty
+    transmission in the saved output, timed by ptyrun's --times log."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        save, times = os.path.join(d, 'out'), os.path.join(d, 'times')
+        p = subprocess.run([sys.executable, PTYRUN, '--cols', str(cols), '--rows', str(rows),
+                            '--xpixel', str(cols * 10), '--ypixel', str(rows * 20), '--timeout', str(timeout),
+                            '--save', save, '--times', times, '--'] + cmd, capture_output=True, text=True)
+        res = json.loads(p.stdout.strip().splitlines()[-1])
+        out = open(save, 'rb').read()
+        m = KITTY_IMAGE.search(out)
+        first = None
+        if m:
+            for line in open(times):
+                t, n = line.split()
+                if int(n) > m.start():
+                    first = float(t) * 1000
+                    break
+        return dict(wall=res['wall'], cpu=res['cpu'], rss_mb=res['maxrss_mb'], bytes=res['bytes'],
+                    first_ms=first, exit=res['exit'])
+
+
+def kitty_bench(a):
+    path = kitty_input()
+    nominal = 150 * 0.040
+    rows_out = []
+    for plays in (1, 3):
+        for player, cmd in kitty_players(a.animplay, a.cols, a.rows, nominal, plays).items():
+            if a.only and player not in a.only:
+                continue
+            if not shutil.which(cmd[0]):
+                print(f'{player}: not installed; skipped', file=sys.stderr)
+                continue
+            best = None
+            for _ in range(a.runs):
+                r = kitty_run(cmd + [path], a.cols, a.rows, timeout=nominal * plays * 3 + 30)
+                if best is None or r['cpu'] < best['cpu']:
+                    best = r
+            best.update(player=player, plays=plays, nominal=nominal * plays)
+            rows_out.append(best)
+    if a.json:
+        print(json.dumps(rows_out, indent=1))
+        return
+    print(f'kitty graphics, 640x360x150 GIF, {a.cols}x{a.rows} cells of 10x20 px')
+    print('| player | plays | wall s (nominal) | CPU s | peak RSS MB | bytes out | first image ms | exit |')
+    print('|---|---|---|---|---|---|---|---|')
+    for r in rows_out:
+        off = (r['wall'] - r['nominal']) / r['nominal'] * 100
+        first = '-' if r['first_ms'] is None else f"{r['first_ms']:.0f}"
+        print(f"| {r['player']} | {r['plays']} | {r['wall']:.3f} ({r['nominal']:.1f}, {off:+.1f} %) | "
+              f"{r['cpu']:.3f} | {r['rss_mb']:.1f} | {r['bytes'] / 1e6:.2f} MB | {first} | {r['exit']} |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--animplay', default=os.path.join(ROOT, '.build', 'release', 'animplay'))
@@ -97,9 +177,13 @@ def main():
     ap.add_argument('--runs', type=int, default=1, help='runs per player and file (best wall kept)')
     ap.add_argument('--only', action='append', help='players to run (default: all)')
     ap.add_argument('--json', action='store_true')
+    ap.add_argument('--kitty', action='store_true', help='kitty graphics against timg -pk and chafa -f kitty')
     a = ap.parse_args()
     if not os.path.exists(a.animplay):
         sys.exit(f'{a.animplay} not found: build it with `swift build -c release --static-swift-stdlib`')
+    if a.kitty:
+        kitty_bench(a)
+        return
     ensure_gifs()
     rows_out = []
     for name, size, frames in GIFS:

@@ -102,12 +102,12 @@ struct Play: ParsableCommand {
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         let info = decoder.info
         // Chosen before the player starts: the producer prepares frames for this output.
-        let graphics = graphicsOptions.choose(report: probe.report)
+        let graphics = graphicsOptions.choose(probe.report)
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
                                        spareRow: graphics.inline != nil)
         let preparer: any FrameScaler
         if graphics.kitty != nil {
-            preparer = KittyFramePreparer()
+            preparer = KittyFramePreparer(background: background)
         } else if let inline = graphics.inline {
             preparer = inline.kind == .sixel
                 ? SixelFramePreparer(registers: inline.registers, background: background)
@@ -139,6 +139,9 @@ struct Play: ParsableCommand {
         }
         let view = PlaybackView(screen: screen, mode: colorMode, path: path,
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
+        let cells = { () -> any FrameOutput in
+            CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background), screen: screen)
+        }
         let output: any FrameOutput
         if let kitty = graphics.kitty {
             output = KittyOutput(screen: screen, view: view, cell: kitty.cell, reportedCell: kitty.reportedCell,
@@ -147,17 +150,18 @@ struct Play: ParsableCommand {
             output = InlineImageOutput(kind: inline.kind, screen: screen, view: view, cell: inline.cell,
                                        reportedCell: inline.reportedCell, tmux: inline.tmux, preparer: preparer)
         } else {
-            output = CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background),
-                                screen: screen)
+            output = cells()
         }
         let loop = PlaybackLoop(player: player, renderSize: first.size, screen: screen, signals: signals,
-                                output: output, showStatus: status, layoutFor: layoutFor)
+                                output: output, fallback: graphics.kitty != nil || graphics.inline != nil ? cells : nil,
+                                showStatus: status, layoutFor: layoutFor)
         loop.notes = [backgroundNote].compactMap { $0 }
         let end = loop.run()
-        output.leave()
+        loop.output.leave()
         screen.end()
+        for warning in loop.warnings { TerminalOutput.write(2, "animplay: warning: \(warning)\n") }
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
-            output.printLast()
+            loop.output.printLast()
         }
         if case .failed(let error) = end {
             throw CLIFailure(file: source.displayName, error: error)
@@ -189,6 +193,17 @@ struct Play: ParsableCommand {
 
     /// A single frame is printed at the cursor like `cat`, without entering curses mode.
     private func printStill(_ decoder: any AnimationDecoder) throws(CLIFailure) {
+        // Real pixels when the terminal has them, chosen as for animations.
+        let report = TerminalProbe.run().report
+        let choice = graphicsOptions.choose(report)
+        if let kitty = choice.kitty {
+            try printStillKitty(decoder, kitty)
+            return
+        }
+        if let inline = choice.inline {
+            try printStillInline(decoder, inline, background: BackgroundRequest(bg)!.resolve(report).mode)
+            return
+        }
         guard animplay_setupterm(1) != 0 else {
             throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
         }
@@ -216,9 +231,50 @@ struct Play: ParsableCommand {
         writer.printLines(grid)
         TerminalOutput.write(1, writer.bytes)
     }
+
+    /// A still through kitty graphics: transmitted and shown at the cursor, which moves below it.
+    private func printStillKitty(_ decoder: any AnimationDecoder, _ kitty: GraphicsOptions.KittySetup) throws(CLIFailure) {
+        var rows: Int32 = 24, cols: Int32 = 80
+        _ = animplay_window_size(1, &rows, &cols)
+        let layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols), kitty.cell)
+        let compositor: Compositor
+        do { compositor = try Compositor(decoder: decoder) } catch {
+            throw CLIFailure(file: source.displayName, error: error)
+        }
+        let frame = KittyFramePreparer(background: BackgroundRequest(bg)!.resolve(TerminalReport()).mode).scale(compositor.frame(at: 0), index: 0, to: layout.size)
+        var out: [UInt8] = []
+        KittyGraphics(tmux: kitty.tmux).transmitStill(size: frame.size, payload: frame.payload, to: &out)
+        out += [0x0D, 0x0A]
+        TerminalOutput.write(1, out)
+    }
 }
 
 extension Play {
+    /// A still as a sixel or iTerm2 image at the cursor, which the terminal moves below it.
+    private func printStillInline(_ decoder: any AnimationDecoder, _ inline: InlineImageSetup,
+                                  background: BackgroundMode) throws(CLIFailure) {
+        var rows: Int32 = 24, cols: Int32 = 80
+        _ = animplay_window_size(1, &rows, &cols)
+        let layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
+                                    spareRow: true)(Int(rows) - 1, Int(cols), inline.cell)
+        let compositor: Compositor
+        do { compositor = try Compositor(decoder: decoder) } catch {
+            throw CLIFailure(file: source.displayName, error: error)
+        }
+        let frame = AreaAverageScaler().scale(compositor.frame(at: 0), index: 0, to: layout.size)
+        var out: [UInt8]
+        switch inline.kind {
+        case .sixel:
+            out = SixelEncoder(registers: inline.registers, background: background).encode(frame)
+        case .iterm2:
+            out = ITermImageEncoder.sequence(payload: ITermImageEncoder(background: background).payload(frame),
+                                             columns: layout.columns, rows: layout.rows, moveCursor: true)
+        }
+        if inline.tmux { out = TerminalQueries.tmuxPassthrough(out) }
+        out += [0x0D, 0x0A]
+        TerminalOutput.write(1, out)
+    }
+
     static var termName: String { getenv("TERM").map { String(cString: $0) } ?? "(unset)" }
 }
 

@@ -95,7 +95,9 @@ struct MiniKitty {
     }
 
     mutating func execute(_ keys: [String: String], _ data: [UInt8]) {
-        if keys["q"] != "2" { errors.append("command without q=2: \(keys)") }
+        // Uploads to the animation ask for errors only; everything else is silent.
+        let upload = (keys["a"] == "T" && keys["i"] != nil) || keys["a"] == "f"
+        if keys["q"] != (upload ? "1" : "2") { errors.append("command with the wrong q: \(keys)") }
         let id = UInt32(keys["i"] ?? "0") ?? 0
         switch keys["a"] ?? "t" {
         case "T":
@@ -262,6 +264,36 @@ func solidCanvas(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8)) -> Ca
         #expect(anim.heldCount == 3 && anim.streams)
         // 3 kept frames once; frames 3, 4, 5 through the spare on each of the 2 plays.
         #expect(anim.uploads == 3 + 3 * 2)
+    }
+
+    @Test func bgColourIsBlendedInTheTransparentStaysForKitty() {
+        let size = RenderSize(width: 4, height: 4)
+        let canvas = solidCanvas(4, 4, (255, 0, 0, 128))
+        let onBlue = KittyFramePreparer(background: .color(0, 0, 255)).scale(canvas, index: 0, to: size)
+        let px = KittyFramePreparer.pixels(of: onBlue.payload, size: size)!
+        #expect(Array(px.prefix(4)) == [128, 0, 127, 255])
+        let kept = KittyFramePreparer().scale(canvas, index: 0, to: size)
+        #expect(Array(KittyFramePreparer.pixels(of: kept.payload, size: size)!.prefix(4)) == [255, 0, 0, 128])
+        let checker = KittyFramePreparer(background: .checker).scale(solidCanvas(8, 8, (0, 0, 0, 0)), index: 0,
+                                                                     to: RenderSize(width: 8, height: 8))
+        let cp = KittyFramePreparer.pixels(of: checker.payload, size: RenderSize(width: 8, height: 8))!
+        #expect(cp[0] == 0x99 && cp[4 * 4] == 0x66 && cp[3] == 255)
+    }
+
+    @Test func repliesAreTakenOutOfTheKeys() {
+        func codes(_ s: String) -> [Int32] { s.utf8.map { Int32($0) } }
+        var f = KittyReplyFilter()
+        let (keys, replies) = f.filter(codes("a\u{1B}_Gi=7;ENOSPC:no room\u{1B}\\b") + [260])
+        #expect(keys == codes("ab") + [260])
+        #expect(replies == ["ENOSPC:no room"])
+        // Split across reads; Esc alone and Alt-x stay keys.
+        var g = KittyReplyFilter()
+        #expect(g.filter(codes("\u{1B}_Gi=7;EIN")).keys.isEmpty)
+        let rest = g.filter(codes("VAL\u{1B}\\q"))
+        #expect(rest.keys == codes("q") && rest.replies == ["EINVAL"])
+        #expect(g.filter([0x1B]).keys == [0x1B])
+        #expect(g.filter(codes("\u{1B}x")).keys == codes("\u{1B}x"))
+        #expect(g.filter(codes("\u{1B}_x")).keys == codes("\u{1B}_x"))
     }
 
     @Test func detectionPolicy() {

@@ -8,6 +8,9 @@
 /// (later kitty versions ignore the repeated key).
 /// Inside tmux each command is wrapped for passthrough (`ESC P tmux; … ESC \`, every ESC of the
 /// command doubled), which tmux forwards when its `allow-passthrough` option is on.
+///
+/// Uploads ask for error replies only (`q=1`: an out-of-storage or unsupported terminal says
+/// so, see `KittyReplyFilter`); everything else is silent (`q=2`).
 public struct KittyGraphics: Sendable {
     /// Wrap commands for tmux passthrough.
     public var tmux: Bool
@@ -58,7 +61,7 @@ public struct KittyGraphics: Sendable {
     public func transmitAndPlace(id: UInt32, placement: UInt32, size: RenderSize, payload: [UInt8],
                                  moveCursor: Bool = false, to out: inout [UInt8]) {
         append(keys: "a=T,i=\(id),p=\(placement),f=32,o=z,s=\(size.width),v=\(size.height)"
-                + (moveCursor ? "" : ",C=1") + ",q=2", payload: payload[...], to: &out)
+                + (moveCursor ? "" : ",C=1") + ",q=1", payload: payload[...], to: &out)
     }
 
     /// Transmits and shows a still image at the cursor, without an id (kitty then sends no
@@ -69,12 +72,12 @@ public struct KittyGraphics: Sendable {
 
     /// Adds a frame to image `id` (it becomes the next frame number); not shown until `show`.
     public func addFrame(id: UInt32, size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
-        append(keys: "a=f,i=\(id),f=32,o=z,s=\(size.width),v=\(size.height),q=2", payload: payload[...], to: &out)
+        append(keys: "a=f,i=\(id),f=32,o=z,s=\(size.width),v=\(size.height),q=1", payload: payload[...], to: &out)
     }
 
     /// Replaces the data of frame `frame` of image `id` (overwriting, not blending: `X=1`).
     public func replaceFrame(id: UInt32, frame: Int, size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
-        append(keys: "a=f,i=\(id),r=\(frame),X=1,f=32,o=z,s=\(size.width),v=\(size.height),q=2",
+        append(keys: "a=f,i=\(id),r=\(frame),X=1,f=32,o=z,s=\(size.width),v=\(size.height),q=1",
                payload: payload[...], to: &out)
     }
 
@@ -101,16 +104,46 @@ public struct KittyFramePreparer: FrameScaler {
     public let scaler: any FrameScaler
     /// zlib level: 1 is several times faster than the default 6 for a few percent more bytes.
     public let level: Int32
+    /// `--bg`: a colour or the checkerboard is blended in here; any other mode keeps the alpha,
+    /// and kitty composites the frame over the terminal's own background (exactly).
+    public let background: BackgroundMode
 
-    public init(scaler: any FrameScaler = AreaAverageScaler(), level: Int32 = 1) {
-        self.scaler = scaler; self.level = level
+    public init(scaler: any FrameScaler = AreaAverageScaler(), level: Int32 = 1,
+                background: BackgroundMode = .terminal) {
+        self.scaler = scaler; self.level = level; self.background = background
     }
 
     public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
-        let frame = scaler.scale(canvas, index: index, to: size)
-        let packed = frame.pixels.withUnsafeBytes { Zlib.compress($0, level: level) }
+        var pixels = scaler.scale(canvas, index: index, to: size).pixels
+        let w = max(1, size.width)
+        if case .color(let r, let g, let b) = background {
+            Self.flatten(&pixels, width: w) { _, _ in (r, g, b) }
+        } else if background == .checker {
+            Self.flatten(&pixels, width: w) { x, y in
+                let light = ((x / BackgroundMode.checkerSquare) + (y / BackgroundMode.checkerSquare)) & 1 == 0
+                let c = light ? BackgroundMode.checkerLight : BackgroundMode.checkerDark
+                return (c, c, c)
+            }
+        }
+        let packed = pixels.withUnsafeBytes { Zlib.compress($0, level: level) }
         let text = packed.withUnsafeBytes { Base64.encode($0) }
-        return ScaledFrame(index: index, size: frame.size, pixels: [], payload: text)
+        return ScaledFrame(index: index, size: size, pixels: [], payload: text)
+    }
+
+    /// Blends every pixel that is not opaque over `under(x, y)` (sRGB, as the cell renderer).
+    private static func flatten(_ pixels: inout [UInt8], width: Int,
+                                under: (Int, Int) -> (UInt8, UInt8, UInt8)) {
+        pixels.withUnsafeMutableBufferPointer { px in
+            for i in stride(from: 0, to: px.count, by: 4) where px[i + 3] != 255 {
+                let n = i / 4
+                let (r, g, b) = under(n % width, n / width)
+                let a = px[i + 3]
+                px[i] = BackgroundMode.over(px[i], r, a)
+                px[i + 1] = BackgroundMode.over(px[i + 1], g, a)
+                px[i + 2] = BackgroundMode.over(px[i + 2], b, a)
+                px[i + 3] = 255
+            }
+        }
     }
 
     /// The RGBA a payload carries, or nil if it is not one of ours (tests; fallback to cells).

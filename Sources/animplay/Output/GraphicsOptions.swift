@@ -35,20 +35,27 @@ struct GraphicsOptions: ParsableArguments {
     /// Decides the output: `--graphics`, else the environment, else the terminal's answers.
     /// Prints one warning line (before the screen starts) when graphics were wanted but cannot
     /// be used, and falls back to cells.
-    func choose(report: TerminalReport? = nil) -> Choice {
+    func choose(_ report: TerminalReport) -> Choice {
         let env = Self.environment()
         let inTmux = env["TMUX"] != nil
+        // Inside tmux, a second DA1 answer means the wrapped queries got through: passthrough
+        // is on. Otherwise ask tmux itself.
+        let passthrough = inTmux && (report.da1Count >= 2 || Self.tmuxAllowsPassthrough())
+        let answers = report.answeredDA1
+            ? TerminalGraphicsAnswers(kittyGraphics: report.kittyGraphics, sixel: report.sixel, version: report.version)
+            : nil
         let decision = GraphicsPolicy.decide(GraphicsRequest(argument: graphicsArgument) ?? .auto, env: env,
-                                             answers: report.flatMap(Self.answers), tmuxPassthrough: inTmux && Self.tmuxAllowsPassthrough())
+                                             answers: answers, tmuxPassthrough: passthrough)
         var choice = Choice(decision: decision, kitty: nil, inline: nil)
+        let reported = report.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
         switch decision.graphics {
         case .kitty:
-            guard let cell = KittyOutput.cellSize(fd: 1, reported: nil) else {
-                warn("the terminal does not report its cell size in pixels; using cells")
+            guard let cell = KittyOutput.cellSize(fd: 1, reported: reported) else {
+                warn("the terminal reports no cell size in pixels; using cells")
                 choice.decision.graphics = .cells
                 return choice
             }
-            choice.kitty = KittySetup(cell: cell, reportedCell: nil, tmux: decision.tmux)
+            choice.kitty = KittySetup(cell: cell, reportedCell: reported, tmux: decision.tmux)
         case .sixel, .iterm2:
             choice.inline = inlineImageSetup(decision.graphics, report: report)
             choice.inline?.tmux = decision.tmux

@@ -37,7 +37,9 @@ final class InlineImageOutput: FrameOutput {
     let tmux: Bool
     private let empty = CellGrid()
     var hasFrame: Bool { current != nil }
-    var failure: String? { nil }
+    /// Set when a frame came without an image (the encoder failed: out of memory).
+    private(set) var failure: String?
+    var failureSubject: String { "the \(kind.rawValue) output failed" }
 
     init(kind: Kind, screen: NcursesScreen, view: PlaybackView, cell: RenderSize, reportedCell: RenderSize?,
          tmux: Bool = false, preparer: any FrameScaler) {
@@ -51,7 +53,10 @@ final class InlineImageOutput: FrameOutput {
         return true
     }
 
-    func show(_ frame: ScaledFrame) { current = frame }
+    func show(_ frame: ScaledFrame) {
+        if frame.payload.isEmpty { failure = "frame \(frame.index + 1) could not be encoded"; return }
+        current = frame
+    }
 
     func invalidate() {
         view.invalidate()

@@ -16,23 +16,17 @@ extension GraphicsOptions {
     /// foot, WezTerm and mlterm all have at least 256).
     static let defaultRegisters = 256
 
-    /// The probe's findings that matter to the detection policy.
-    static func answers(_ report: TerminalReport) -> TerminalGraphicsAnswers? {
-        guard report.probed, report.answeredDA1 || report.version != nil || !report.kittyReplies.isEmpty else { return nil }
-        return TerminalGraphicsAnswers(kittyGraphics: report.kittyGraphics, sixel: report.sixel, version: report.version)
-    }
-
     /// The sixel or iTerm2 setup, or nil after one warning line when the terminal's cell size in
     /// pixels is unknown (there is then nothing to size an image by). `--graphics sixel` is
     /// obeyed even when DA1 does not list sixel (auto only picks sixel when it does).
-    func inlineImageSetup(_ p: GraphicsProtocol, report: TerminalReport?) -> InlineImageSetup? {
+    func inlineImageSetup(_ p: GraphicsProtocol, report: TerminalReport) -> InlineImageSetup? {
         let kind: InlineImageOutput.Kind = p == .sixel ? .sixel : .iterm2
-        let reported = report?.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
+        let reported = report.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
         guard let cell = KittyOutput.cellSize(fd: 1, reported: reported) else {
             warn("the terminal does not report its cell size in pixels; using cells")
             return nil
         }
-        let registers = max(2, min(256, report?.colorRegisters ?? Self.defaultRegisters))
+        let registers = max(2, min(256, report.colorRegisters ?? Self.defaultRegisters))
         return InlineImageSetup(kind: kind, cell: cell, reportedCell: reported, registers: registers, tmux: false)
     }
 }

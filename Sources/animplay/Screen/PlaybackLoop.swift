@@ -21,7 +21,13 @@ final class PlaybackLoop {
     let screen: NcursesScreen
     let signals: SignalPipe
     /// Where frames go (cells or pixels).
-    let output: any FrameOutput
+    private(set) var output: any FrameOutput
+    /// The output to use instead if the terminal refuses this one (kitty → cells).
+    private var fallback: (() -> any FrameOutput)?
+    /// Terminal replies among the keys (kitty upload errors).
+    private var replies = KittyReplyFilter()
+    /// Lines to print once the terminal is restored.
+    private(set) var warnings: [String] = []
     var hasFrame: Bool { output.hasFrame }
     private var showStatus: Bool
     /// Facts for the status line that do not change while playing (e.g. an assumed background).
@@ -33,10 +39,10 @@ final class PlaybackLoop {
 
     /// `renderSize`: what the player was created with (re-fitted if ncurses sees another size).
     init(player: Player, renderSize: RenderSize, screen: NcursesScreen, signals: SignalPipe,
-         output: any FrameOutput, showStatus: Bool,
+         output: any FrameOutput, fallback: (() -> any FrameOutput)? = nil, showStatus: Bool,
          layoutFor: @escaping (_ rows: Int, _ columns: Int, _ cell: RenderSize) -> RenderLayout) {
         self.player = player; self.screen = screen; self.signals = signals
-        self.output = output; self.showStatus = showStatus; self.layoutFor = layoutFor
+        self.output = output; self.fallback = fallback; self.showStatus = showStatus; self.layoutFor = layoutFor
         layout = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns, output.cell)
         if layout.size != renderSize { player.resize(to: layout.size) }
     }
@@ -59,11 +65,14 @@ final class PlaybackLoop {
             if let frame = update.frame {
                 output.show(frame)
                 redraw()
+                if let failure = output.failure { fallBack(because: failure) }
             }
             if update.finished && !player.status.paused { return .finished }
             // 3. Sleep until the deadline, a key or a signal.
             wait(until: update.nextDeadline)
-            for key in screen.readKeys() {
+            let (keys, answers) = replies.filter(screen.readKeys())
+            if let error = answers.first(where: { $0 != "OK" }) { fallBack(because: error) }
+            for key in keys {
                 guard let action = KeyMap.action(for: key) else { continue }
                 if action == .quit { return .quit }
                 apply(action)
@@ -94,6 +103,20 @@ final class PlaybackLoop {
         if box.size != layout.size { player.resize(to: box.size) }
         layout = box
         redraw()
+    }
+
+    /// The terminal refused the output (a kitty error reply): delete what it holds, go on in
+    /// cells from the same place (the player prepares frames for the new output), and say so
+    /// once the terminal is restored.
+    private func fallBack(because reason: String) {
+        guard let make = fallback else { return }
+        fallback = nil
+        output.leave()
+        warnings.append("\(output.failureSubject) (\(reason.prefix(80))); using cells")
+        output = make()
+        output.invalidate()
+        layout = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns, output.cell)
+        player.resize(to: layout.size, scaler: output.preparer)
     }
 
     /// Presents the current frame and the status line.

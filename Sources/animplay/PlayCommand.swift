@@ -29,6 +29,7 @@ struct Play: ParsableCommand {
     @OptionGroup var source: SourceOptions
     @OptionGroup var decodeOptions: DecodeOptionGroup
     @OptionGroup var graphicsOptions: GraphicsOptions
+    @OptionGroup var palette: PaletteOptions
 
     @Option(name: .customLong("loop"), help: ArgumentHelp("Number of plays; 0 = forever (default: the file's own count).", valueName: "N"))
     var plays: Int?
@@ -140,7 +141,9 @@ struct Play: ParsableCommand {
         let view = PlaybackView(screen: screen, mode: colorMode, path: path,
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
         let cells = { () -> any FrameOutput in
-            CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background), screen: screen)
+            CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background, dither: palette.dither,
+                                                        palette16: probe.report.answeredPalette16),
+                       screen: screen)
         }
         let output: any FrameOutput
         if let kitty = graphics.kitty {
@@ -224,9 +227,10 @@ struct Play: ParsableCommand {
         }
         let frame = AreaAverageScaler().scale(compositor.frame(at: 0), index: 0, to: layout.size)
         let grid = CellGrid()
+        // The terminal was asked once above (graphics, background, its 16 colours).
         let request = BackgroundRequest(bg)!
-        let background = request.resolve(request == .auto ? TerminalProbe.run().report : TerminalReport()).mode
-        CellRenderer(mode: colorMode, background: background).render(frame, into: grid)
+        CellRenderer(mode: colorMode, background: request.resolve(report).mode, dither: palette.dither,
+                     palette16: report.answeredPalette16).render(frame, into: grid)
         var writer = SGRCellWriter(mode: colorMode)
         writer.printLines(grid)
         TerminalOutput.write(1, writer.bytes)

@@ -126,3 +126,20 @@ def test_samples_keep_their_partly_transparent_parts(args):
     assert len(extra) >= 20, len(extra)
     dim = [c for k, c in shown['auto'].items() if k in extra]
     assert sum(1 for c in dim if sum(c) < sum(KITTY_BG) + 200) >= len(dim) // 4
+
+
+@pytest.mark.parametrize('profile,expected', [(t.KITTY, 'blue'), (t.SILENT, None)], ids=['osc4', 'xterm-defaults'])
+def test_sixteen_colours_use_the_terminals_own_palette(profile, expected):
+    # kitty's colour 4 is (13, 115, 204); xterm's is (0, 0, 238). A patch of exactly kitty's
+    # blue is colour 4 when the terminal told its palette, another entry otherwise.
+    from gifwriter import write_gif
+    p = os.path.join(TMP, 'kittyblue.gif')
+    write_gif(p, 8, 4, [[(13, 115, 204)] * 32, [(13, 115, 204)] * 32], delay_cs=5, loops=1)
+    res = t.run([p, '--colors', '16'], profile)
+    assert res.status == 0
+    shown = {ch.bg for row in res.screen.alt_snapshots[-1].values() for ch in row.values()} - {'default'}
+    assert len(shown) == 1, shown
+    if expected:
+        assert shown == {expected}
+    else:
+        assert 'blue' not in shown

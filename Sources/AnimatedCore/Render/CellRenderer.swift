@@ -9,12 +9,16 @@
 public final class CellRenderer {
     public let mode: ColorMode
     public let background: BackgroundMode
-    private let quantizer: PaletteQuantizer?
+    /// Background handling, palette mapping and dithering of each pixel.
+    private let colors: PixelColorMapper
+    private var quantizer: PaletteQuantizer? { colors.quantizer }
 
-    public init(mode: ColorMode, background: BackgroundMode) {
+    /// `palette16`: the terminal's real colours 0–15 (OSC 4), for 16-colour mode.
+    public init(mode: ColorMode, background: BackgroundMode, dither: DitherMode = .none,
+                palette16: [RGBColor]? = nil) {
         self.mode = mode
         self.background = background
-        quantizer = mode == .truecolor ? nil : PaletteQuantizer(mode: mode)
+        colors = PixelColorMapper(mode: mode, background: background, dither: dither, palette16: palette16)
     }
 
     /// Renders `frame` into `grid`, resizing it to width × ⌈height/2⌉ cells.
@@ -23,33 +27,23 @@ public final class CellRenderer {
         let rows = (h + 1) / 2
         if grid.columns != w || grid.rows != rows { grid.resize(columns: w, rows: rows) }
         let glyphs = grid.glyphs, fgs = grid.foregrounds, bgs = grid.backgrounds
-        frame.pixels.withUnsafeBufferPointer { buf in
-            let px = buf.baseAddress!
-            for r in 0..<rows {
-                let y0 = 2 * r, y1 = 2 * r + 1
-                let top = px + y0 * w * 4
-                let bottom: UnsafePointer<UInt8>? = y1 < h ? px + y1 * w * 4 : nil
-                for x in 0..<w {
-                    let t = color(top + x * 4, x: x, y: y0)
-                    let b = bottom.map { color($0 + x * 4, x: x, y: y1) } ?? CellColor.terminalDefault
-                    let i = r * w + x
-                    if t == b {
-                        glyphs[i] = CellGlyph.space.rawValue; fgs[i] = b; bgs[i] = b
-                    } else if t == CellColor.terminalDefault {
-                        glyphs[i] = CellGlyph.lower.rawValue; fgs[i] = b; bgs[i] = t
-                    } else {
-                        glyphs[i] = CellGlyph.upper.rawValue; fgs[i] = t; bgs[i] = b
-                    }
+        let colors = colors.map(frame)
+        for r in 0..<rows {
+            let y0 = 2 * r, y1 = 2 * r + 1
+            let top = colors + y0 * w
+            let bottom: UnsafePointer<UInt32>? = y1 < h ? colors + y1 * w : nil
+            for x in 0..<w {
+                let t = top[x]
+                let b = bottom?[x] ?? CellColor.terminalDefault
+                let i = r * w + x
+                if t == b {
+                    glyphs[i] = CellGlyph.space.rawValue; fgs[i] = b; bgs[i] = b
+                } else if t == CellColor.terminalDefault {
+                    glyphs[i] = CellGlyph.lower.rawValue; fgs[i] = b; bgs[i] = t
+                } else {
+                    glyphs[i] = CellGlyph.upper.rawValue; fgs[i] = t; bgs[i] = b
                 }
             }
         }
-    }
-
-    /// The cell colour of one RGBA pixel after background handling and quantisation.
-    @inline(__always)
-    private func color(_ p: UnsafePointer<UInt8>, x: Int, y: Int) -> UInt32 {
-        let c = background.shown(p, x: x, y: y)
-        guard let q = quantizer, c != CellColor.terminalDefault else { return c }
-        return UInt32(q.index(UInt8(c >> 16), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)))
     }
 }

@@ -46,6 +46,23 @@ public struct TerminalReplyParser: Sendable {
 
     public init() {}
 
+    /// True between the ESC that opens a sequence and its end.
+    public var isInsideSequence: Bool {
+        if case .ground = state { return false }
+        return true
+    }
+
+    /// True when the last byte was an ESC that nothing has followed yet.
+    public var isAtLoneEscape: Bool {
+        if case .escape = state { return true }
+        return false
+    }
+
+    /// Forgets a sequence in progress (one that stopped arriving).
+    public mutating func reset() {
+        state = .ground; buffer = []; overflow = false
+    }
+
     /// Parses the next bytes; returns the events completed by them, in order.
     public mutating func feed(_ bytes: some Sequence<UInt8>) -> [Event] {
         var events: [Event] = []

@@ -73,7 +73,7 @@ struct Play: ParsableCommand {
         if let plays, plays < 0 { throw ValidationError("--loop must be 0 (forever) or more") }
         if let scale, scale < 1 { throw ValidationError("--scale must be 1 or more") }
         if let bufferMb, bufferMb < 1 { throw ValidationError("--buffer-mb must be 1 or more") }
-        if let size, parseCellSize(size) == nil { throw ValidationError("--size must look like WxH in cells (e.g. 80x24), got '\(size)'") }
+        if let size, parseWxH(size) == nil { throw ValidationError("--size must look like WxH in cells (e.g. 80x24), got '\(size)'") }
         guard BackgroundRequest(bg) != nil else { throw ValidationError("--bg must be auto, none, checker, RRGGBB, #RRGGBB, black, white or grey, got '\(bg)'") }
     }
 
@@ -179,7 +179,7 @@ struct Play: ParsableCommand {
     /// box's last row (inline images leave the cursor below themselves: on the screen's last
     /// row that would scroll).
     private func layoutFunction(canvasWidth: Int, canvasHeight: Int, spareRow: Bool = false) -> (Int, Int, RenderSize) -> RenderLayout {
-        let requested = size.flatMap(parseCellSize)
+        let requested = size.flatMap(parseWxH)
         let fit = fitMode, scale = scale
         return { rows, columns, cell in
             let rows = max(1, rows - (spareRow ? 1 : 0)), columns = max(1, columns)
@@ -286,9 +286,3 @@ extension PlaybackMode: ExpressibleByArgument {}
 extension ColorRequest: ExpressibleByArgument {}
 extension FitMode: EnumerableFlag {}
 
-/// "WxH" in cells.
-func parseCellSize(_ s: String) -> (Int, Int)? {
-    let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
-    return (w, h)
-}

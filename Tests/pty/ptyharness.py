@@ -66,10 +66,15 @@ def stty_g(fd):
 
 
 def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-256color',
-        colorterm='truecolor', pixels=(0, 0)):
+        colorterm='truecolor', steps=(), pixels=(0, 0)):
     """actions: (seconds, bytes to type | signal number | callable) pairs. Seconds count from
     the first byte the program writes (its signal handlers and terminal are set up by then),
-    so a slow start on a loaded machine does not race the actions."""
+    so a slow start on a loaded machine does not race the actions.
+
+    steps: (condition, action) pairs done in order, each once its condition holds: a condition
+    is bytes that must appear in the output written since the previous step's action, or a
+    callable(new_output, all_output) -> bool. Tests act on observable states this way rather
+    than at wall-clock offsets. A step whose condition never holds runs into `timeout`."""
     e = dict(os.environ, TERM=term, LANG='C.UTF-8')
     e.pop('LINES', None); e.pop('COLUMNS', None); e.pop('NO_COLOR', None)
     if colorterm is None:
@@ -86,19 +91,31 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
                             preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
     out = bytearray()
     pending = sorted(actions, key=lambda a: a[0])
+    todo = list(steps)
+    mark = 0                     # output offset where the current step's condition looks
     status = None; maxrss = 0
     ready = None
+
+    def perform(act):
+        if isinstance(act, (bytes, bytearray)):
+            os.write(master, act)
+        elif callable(act):
+            act(proc, master, slave)
+        else:
+            proc.send_signal(act)
     while True:
         now = time.monotonic() - t0
         since_ready = -1 if ready is None else time.monotonic() - ready
         while pending and pending[0][0] <= since_ready:
-            _, act = pending.pop(0)
-            if isinstance(act, (bytes, bytearray)):
-                os.write(master, act)
-            elif callable(act):
-                act(proc, master, slave)
-            else:
-                proc.send_signal(act)
+            perform(pending.pop(0)[1])
+        while todo:
+            cond, act = todo[0]
+            new = bytes(out[mark:])
+            if not (cond in new if isinstance(cond, (bytes, bytearray)) else cond(new, bytes(out))):
+                break
+            todo.pop(0)
+            mark = len(out)
+            perform(act)
         if now > timeout:
             proc.kill()
         r, _, _ = select.select([master], [], [], 0.02)
@@ -131,6 +148,11 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     screen = AltScreen(cols, rows)
     pyte.ByteStream(screen).feed(without_apc(bytes(out)))
     return Result(status, bytes(out), screen, before, after, wall, maxrss)
+
+
+def frames(n, marker=b'\x1b8'):
+    """A step condition: `n` more frames drawn (each frame ends by restoring the cursor)."""
+    return lambda new, _all: new.count(marker) >= n
 
 
 def without_apc(data):

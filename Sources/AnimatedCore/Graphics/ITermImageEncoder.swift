@@ -8,23 +8,23 @@ import CPNG
 /// pixels would let the previous frame show through in some terminals.
 /// zlib level 1 with the "up" filter: frames are sent once and cached, so encoding time counts
 /// more than the last few percent of size.
-public final class ITermImageEncoder {
-    public let background: BackgroundMode
-    public let terminalColor: (UInt8, UInt8, UInt8)?
+package final class ITermImageEncoder {
+    package let background: BackgroundMode
+    package let terminalColor: (UInt8, UInt8, UInt8)?
 
-    public init(background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8)? = nil) {
+    package init(background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8)? = nil) {
         self.background = background
         self.terminalColor = terminalColor
     }
 
     /// The frame as one OSC 1337 sequence filling `columns` × `rows` cells; empty when the PNG
     /// could not be encoded (out of memory).
-    public func encode(_ frame: ScaledFrame, columns: Int, rows: Int) -> [UInt8] {
+    package func encode(_ frame: ScaledFrame, columns: Int, rows: Int) -> [UInt8] {
         Self.sequence(payload: payload(frame), columns: columns, rows: rows)
     }
 
     /// The base64 of the frame's PNG (what the frame buffer holds); empty on failure.
-    public func payload(_ frame: ScaledFrame) -> [UInt8] {
+    package func payload(_ frame: ScaledFrame) -> [UInt8] {
         let opaque = OpaqueFrame(frame, background: background, terminalColor: terminalColor)
         guard let png = Self.png(opaque) else { return [] }
         return png.withUnsafeBytes { Base64.encode($0) }
@@ -33,7 +33,7 @@ public final class ITermImageEncoder {
     /// The OSC 1337 sequence showing a `payload` in `columns` × `rows` cells; empty for an
     /// empty payload. `moveCursor`: the cursor ends below the image (printing like `cat`)
     /// instead of staying where it was (playback).
-    public static func sequence(payload: [UInt8], columns: Int, rows: Int, moveCursor: Bool = false) -> [UInt8] {
+    package static func sequence(payload: [UInt8], columns: Int, rows: Int, moveCursor: Bool = false) -> [UInt8] {
         guard !payload.isEmpty else { return [] }
         let padding = payload.suffix(2).filter { $0 == 0x3D }.count
         let size = payload.count / 4 * 3 - padding
@@ -51,7 +51,7 @@ public final class ITermImageEncoder {
         let w = frame.size.width, h = frame.size.height
         guard w > 0, h > 0 else { return nil }
         let status = frame.rgb.withUnsafeBufferPointer {
-            animplay_png_encode_rgb($0.baseAddress, UInt32(w), UInt32(h), w * 3, 1, Int32(PNG_FILTER_UP), &buffer)
+            animplay_png_encode_rgb($0.baseAddress, UInt32(w), UInt32(h), w * 3, 1, &buffer)
         }
         guard status == 0, let data = buffer.data else { return nil }
         return Array(UnsafeBufferPointer(start: data, count: buffer.length))

@@ -1,15 +1,15 @@
 /// A frame flattened over its background: 8-bit sRGB, 3 bytes a pixel, rows packed. What the
 /// pixel encoders (sixel, iTerm2) send: a whole frame that replaces the previous one, so nothing
 /// of that frame may show through transparent pixels.
-public struct OpaqueFrame: Sendable {
-    public let size: RenderSize
-    public var rgb: [UInt8]
+package struct OpaqueFrame: Sendable {
+    package let size: RenderSize
+    package var rgb: [UInt8]
 
     /// `frame` composited over `background` (the same rule as the cell renderers). Where the
     /// terminal's own background would show, `terminalColor` is painted: a terminal image cannot
     /// leave pixels unpainted without the previous frame showing through them. Default: the
     /// colour `.terminalBlend` carries (the terminal's OSC 11 answer), else black.
-    public init(_ frame: ScaledFrame, background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8)? = nil) {
+    package init(_ frame: ScaledFrame, background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8)? = nil) {
         size = frame.size
         let w = frame.size.width, h = frame.size.height
         var out = [UInt8](repeating: 0, count: w * h * 3)
@@ -36,13 +36,13 @@ public struct OpaqueFrame: Sendable {
         rgb = out
     }
 
-    public init(size: RenderSize, rgb: [UInt8]) {
+    package init(size: RenderSize, rgb: [UInt8]) {
         precondition(rgb.count == size.width * size.height * 3)
         self.size = size; self.rgb = rgb
     }
 
     /// The terminal's background as far as `background` knows it.
-    public static func terminalColor(of background: BackgroundMode) -> (UInt8, UInt8, UInt8) {
+    package static func terminalColor(of background: BackgroundMode) -> (UInt8, UInt8, UInt8) {
         if case let .terminalBlend(r, g, b) = background { return (r, g, b) }
         return (0, 0, 0)
     }

@@ -7,38 +7,38 @@ import Synchronization
 /// The encoder keeps state between frames (the shared palette) and scratch memory, so it lives
 /// behind a mutex: the producer thread is its only user in practice, the lock only makes that
 /// safe to rely on.
-public final class SixelFramePreparer: FrameScaler {
-    public let scaler: any FrameScaler
+package final class SixelFramePreparer: FrameScaler {
+    package let scaler: any FrameScaler
     private let encoder: Mutex<SixelEncoder>
 
     /// `registers`: the terminal's colour registers (XTSMGRAPHICS), 256 at most.
-    public init(registers: Int, background: BackgroundMode, scaler: any FrameScaler = AreaAverageScaler()) {
+    package init(registers: Int, background: BackgroundMode, scaler: any FrameScaler = AreaAverageScaler()) {
         self.scaler = scaler
         encoder = Mutex(SixelEncoder(registers: registers, background: background))
     }
 
-    public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+    package func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
         let frame = scaler.scale(canvas, index: index, to: size)
         let sixel = encoder.withLock { $0.encode(frame) }
         return ScaledFrame(index: index, size: frame.size, pixels: [], payload: sixel)
     }
 
     /// Palettes built so far (1: one palette served the whole animation).
-    public var palettesBuilt: Int { encoder.withLock { $0.palettesBuilt } }
+    package var palettesBuilt: Int { encoder.withLock { $0.palettesBuilt } }
 }
 
 /// Prepares frames for the iTerm2 output on the producer thread: scales, flattens over the
 /// background, encodes a PNG and base64s it (`payload`); the display adds the OSC 1337 header,
 /// which depends on the cells the image covers.
-public struct ITermFramePreparer: FrameScaler {
-    public let scaler: any FrameScaler
-    public let background: BackgroundMode
+package struct ITermFramePreparer: FrameScaler {
+    package let scaler: any FrameScaler
+    package let background: BackgroundMode
 
-    public init(background: BackgroundMode, scaler: any FrameScaler = AreaAverageScaler()) {
+    package init(background: BackgroundMode, scaler: any FrameScaler = AreaAverageScaler()) {
         self.scaler = scaler; self.background = background
     }
 
-    public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+    package func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
         let frame = scaler.scale(canvas, index: index, to: size)
         let payload = ITermImageEncoder(background: background).payload(frame)
         return ScaledFrame(index: index, size: frame.size, pixels: [], payload: payload)

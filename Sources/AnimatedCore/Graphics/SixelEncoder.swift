@@ -14,20 +14,20 @@ import CSixel
 /// costs bytes (runs break up).
 ///
 /// One encoder per thread: it owns libsixel objects and scratch memory.
-public final class SixelEncoder {
-    public let registers: Int
-    public let background: BackgroundMode
-    public let terminalColor: (UInt8, UInt8, UInt8)?
+package final class SixelEncoder {
+    package let registers: Int
+    package let background: BackgroundMode
+    package let terminalColor: (UInt8, UInt8, UInt8)?
     /// Shared palette acceptance: within this many dB of the first frame's PSNR…
     static let tolerance = 3.0
     /// …or at least this PSNR.
     static let goodEnough = 40.0
 
     /// Statistics of the last `encode`.
-    public private(set) var lastPSNR = Double.infinity
-    public private(set) var lastUsedSharedPalette = false
+    package private(set) var lastPSNR = Double.infinity
+    package private(set) var lastUsedSharedPalette = false
     /// Palettes built so far (1 when one palette served the whole animation).
-    public private(set) var palettesBuilt = 0
+    package private(set) var palettesBuilt = 0
 
     private var shared: [UInt8]?
     private var sharedPSNR = Double.infinity
@@ -36,7 +36,7 @@ public final class SixelEncoder {
     private var output: OpaquePointer?
     private var bytes: [UInt8] = []
 
-    public init(registers: Int = 256, background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8)? = nil) {
+    package init(registers: Int = 256, background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8)? = nil) {
         self.registers = max(2, min(256, registers))
         self.background = background
         self.terminalColor = terminalColor
@@ -46,11 +46,11 @@ public final class SixelEncoder {
 
     /// The frame as one sixel image (DCS … ST), drawn from the cursor position. Empty when
     /// libsixel fails (out of memory).
-    public func encode(_ frame: ScaledFrame) -> [UInt8] {
+    package func encode(_ frame: ScaledFrame) -> [UInt8] {
         encode(OpaqueFrame(frame, background: background, terminalColor: terminalColor))
     }
 
-    public func encode(_ frame: OpaqueFrame) -> [UInt8] {
+    package func encode(_ frame: OpaqueFrame) -> [UInt8] {
         let pixels = frame.size.width * frame.size.height
         guard pixels > 0 else { return [] }
         var chosen: [UInt8]
@@ -81,7 +81,7 @@ public final class SixelEncoder {
     }
 
     /// Forgets the shared palette (a different animation, or colours that no longer fit).
-    public func resetPalette() { shared = nil; sharedPSNR = .infinity }
+    package func resetPalette() { shared = nil; sharedPSNR = .infinity }
 
     /// The frame's own colours when there are at most `registers` of them (GIF frames, flat
     /// art: libsixel's median cut would round them), else a median-cut palette of `registers`

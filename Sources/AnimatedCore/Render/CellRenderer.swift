@@ -7,14 +7,16 @@
 /// - upper half transparent to the terminal: `lower`, foreground = lower pixel;
 /// - otherwise `upper`, foreground = upper pixel, background = lower pixel (may be default).
 public final class CellRenderer {
+    /// The colours cells may use.
     public let mode: ColorMode
+    /// What transparent pixels show.
     public let background: BackgroundMode
     /// Background handling, palette mapping and dithering of each pixel.
     private let colors: PixelColorMapper
     private var quantizer: PaletteQuantizer? { colors.quantizer }
 
     /// `palette16`: the terminal's real colours 0–15 (OSC 4), for 16-colour mode.
-    public init(mode: ColorMode, background: BackgroundMode, dither: DitherMode = .none,
+    package init(mode: ColorMode, background: BackgroundMode, dither: DitherMode = .none,
                 palette16: [RGBColor]? = nil) {
         self.mode = mode
         self.background = background

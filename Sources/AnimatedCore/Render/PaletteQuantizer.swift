@@ -21,8 +21,8 @@ import Darwin
 ///
 /// Results are memoised in a small direct-mapped cache: animation frames repeat most colours.
 /// One quantiser per thread (it owns mutable cache memory).
-public final class PaletteQuantizer {
-    public let mode: ColorMode
+final class PaletteQuantizer {
+    let mode: ColorMode
     private let first: Int, count: Int
     private let lab: UnsafeMutablePointer<Float>       // 3 floats per palette entry (all 256)
     private let chroma: UnsafeMutablePointer<Float>    // per palette entry
@@ -35,10 +35,10 @@ public final class PaletteQuantizer {
 
     /// Whether 16-colour mode uses the hue-keeping distance (error diffusion does not: it
     /// needs the plainly nearest colour so that the errors it spreads average out).
-    public let keepsHue: Bool
+    let keepsHue: Bool
 
     /// `palette16`: the terminal's colours 0–15 (OSC 4 answers) instead of xterm's defaults.
-    public init(mode: ColorMode, palette16: [RGBColor]? = nil, keepHue: Bool = true) {
+    init(mode: ColorMode, palette16: [RGBColor]? = nil, keepHue: Bool = true) {
         self.mode = mode
         keepsHue = keepHue
         (first, count) = mode == .palette16 ? (0, 16) : (16, 240)
@@ -74,7 +74,7 @@ public final class PaletteQuantizer {
 
     /// The palette index nearest to an sRGB colour.
     @inline(__always)
-    public func index(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt8 {
+    func index(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt8 {
         let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
         let slot = Int((key &* 0x9E37_79B1) >> 18)   // 14-bit multiplicative hash
         if cacheKeys[slot] == key { return cacheValues[slot] }
@@ -111,7 +111,7 @@ public final class PaletteQuantizer {
     }
 
     /// xterm's colour for a palette index (its default 16 colours, the cube, the grey ramp).
-    public static func xtermRGB(_ i: Int) -> (UInt8, UInt8, UInt8) {
+    static func xtermRGB(_ i: Int) -> (UInt8, UInt8, UInt8) {
         switch i {
         case 0..<16:
             let t: [(UInt8, UInt8, UInt8)] = [
@@ -130,7 +130,7 @@ public final class PaletteQuantizer {
     }
 
     /// sRGB to OKLab (Björn Ottosson, 2020).
-    public static func oklab(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (Float, Float, Float) {
+    static func oklab(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (Float, Float, Float) {
         let lin = SRGBTables.shared.toLinear
         let lr = lin[Int(r)], lg = lin[Int(g)], lb = lin[Int(b)]
         let l = cbrtf(0.4122214708 * lr + 0.5363325363 * lg + 0.0514459929 * lb)

@@ -26,7 +26,7 @@ public final class PixelColorMapper {
     private var errorCapacity = 0
     private var mixer: PaletteMixer?   // ordered dithering's two-entry plans, made on first use
 
-    public init(mode: ColorMode, background: BackgroundMode, dither: DitherMode = .none,
+    package init(mode: ColorMode, background: BackgroundMode, dither: DitherMode = .none,
                 palette16: [RGBColor]? = nil) {
         self.mode = mode; self.background = background
         self.dither = mode == .truecolor ? .none : dither

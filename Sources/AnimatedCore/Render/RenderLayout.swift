@@ -13,9 +13,11 @@ public enum FitMode: String, Sendable, CaseIterable {
 /// at least twice are enlarged only by whole factors (pixel art stays sharp); larger images are
 /// reduced to fit; the result is centred in the box.
 public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
+    /// Size of the image in pixels (two per cell vertically).
     public var size: RenderSize
     /// Top-left cell of the image inside the box (0-based).
     public var row: Int
+    /// Left cell column of the image inside the box (0-based).
     public var column: Int
     /// Pixels per cell: 1×2 for half blocks.
     public var cell: RenderSize
@@ -31,6 +33,7 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
         self.size = size; self.row = row; self.column = column; self.cell = cell
     }
 
+    /// For messages.
     public var description: String { "\(size) at row \(row), column \(column)" }
 
     /// Lays out a `canvasWidth`×`canvasHeight` image in a box of `columns`×`rows` cells of

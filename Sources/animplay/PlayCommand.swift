@@ -176,13 +176,15 @@ struct Play: ParsableCommand {
 
     /// Layout in a box of `rows` × `columns` cells of screen: --size (clamped to the screen)
     /// centred in it, the image fitted and centred in that. `spareRow`: the image keeps off the
-    /// box's last row (inline images leave the cursor below themselves: on the screen's last
-    /// row that would scroll).
+    /// screen's last row (inline images leave the cursor below themselves: on the last row that
+    /// would scroll); a box that already ends above it (status line shown) needs no spare row.
     private func layoutFunction(canvasWidth: Int, canvasHeight: Int, spareRow: Bool = false) -> (Int, Int, RenderSize) -> RenderLayout {
         let requested = size.flatMap(parseWxH)
         let fit = fitMode, scale = scale
         return { rows, columns, cell in
-            let rows = max(1, rows - (spareRow ? 1 : 0)), columns = max(1, columns)
+            var screenRows: Int32 = 0, screenColumns: Int32 = 0
+            let onLastRow = animplay_window_size(1, &screenRows, &screenColumns) == 0 || rows >= Int(screenRows)
+            let rows = max(1, rows - (spareRow && onLastRow ? 1 : 0)), columns = max(1, columns)
             let boxCols = min(columns, requested?.0 ?? columns), boxRows = min(rows, requested?.1 ?? rows)
             var l = RenderLayout.compute(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
                                          columns: boxCols, rows: boxRows, fit: fit, scale: scale, cell: cell)

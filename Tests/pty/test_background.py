@@ -69,7 +69,7 @@ def close(got, want):
 
 
 def test_auto_blends_over_the_terminal_background(alpha_ramp):
-    res = t.run([alpha_ramp], t.KITTY)
+    res = t.run([alpha_ramp, '--graphics', 'cells'], t.KITTY)   # cells: kitty would get pixels
     assert res.status == 0
     close(sample_cells(res), expected(KITTY_BG))
     # Linear light, not sRGB: half-covered white over dark blue is much lighter than the average.
@@ -85,7 +85,7 @@ def test_silent_terminal_blends_over_black_and_says_so(alpha_ramp):
 
 
 def test_none_keeps_the_terminal_background(alpha_ramp):
-    res = t.run([alpha_ramp, '--bg', 'none'], t.KITTY)
+    res = t.run([alpha_ramp, '--bg', 'none', '--graphics', 'cells'], t.KITTY)
     assert res.status == 0
     close(sample_cells(res), expected(KITTY_BG, 'none'))
 
@@ -94,7 +94,7 @@ def test_still_image_blends_too():
     p = os.path.join(TMP, 'still.png')
     f = [(255, 255, 255, 128)] * 16
     write_apng(p, 4, 4, [f])
-    res = t.run([p], t.KITTY, cols=20, rows=10)
+    res = t.run([p, '--graphics', 'cells'], t.KITTY, cols=20, rows=10)
     assert res.status == 0
     cells = h.halves(res.screen.buffer, 20, 10)
     want = blend((255, 255, 255), 128, KITTY_BG)
@@ -114,7 +114,7 @@ def test_samples_keep_their_partly_transparent_parts(args):
     args = [os.path.join(SAMPLES, a) if a.endswith(('.png', '.webp', '.json')) else a for a in args]
     shown = {}
     for bg in ('auto', 'none'):
-        res = t.run(args + ['--loop', '1', '--bg', bg], t.KITTY)
+        res = t.run(args + ['--loop', '1', '--bg', bg, '--graphics', 'cells'], t.KITTY)
         assert res.status == 0
         cells = h.halves(res.screen.alt_snapshots[-1], 80, 24)
         shown[bg] = {(y, x, i): c for y, row in enumerate(cells) for x, p in enumerate(row)
@@ -135,7 +135,7 @@ def test_sixteen_colours_use_the_terminals_own_palette(profile, expected):
     from gifwriter import write_gif
     p = os.path.join(TMP, 'kittyblue.gif')
     write_gif(p, 8, 4, [[(13, 115, 204)] * 32, [(13, 115, 204)] * 32], delay_cs=5, loops=1)
-    res = t.run([p, '--colors', '16'], profile)
+    res = t.run([p, '--colors', '16', '--graphics', 'cells'], profile)
     assert res.status == 0
     shown = {ch.bg for row in res.screen.alt_snapshots[-1].values() for ch in row.values()} - {'default'}
     assert len(shown) == 1, shown

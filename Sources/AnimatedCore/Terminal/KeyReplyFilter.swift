@@ -10,6 +10,9 @@ public struct KeyReplyFilter: Sendable {
     private var parser = TerminalReplyParser()
     private var lastInput: UInt64 = 0
     public static let staleNanoseconds: UInt64 = 500_000_000
+    /// Messages of the kitty graphics replies taken out (the kitty output's error replies),
+    /// for the caller to collect and clear.
+    public var kittyReplies: [String] = []
 
     public init() {}
 
@@ -21,7 +24,13 @@ public struct KeyReplyFilter: Sendable {
         lastInput = now
         var out: [Int32] = []
         func take(_ events: [TerminalReplyParser.Event]) {
-            for case .keys(let bytes) in events { out += bytes.map(Int32.init) }
+            for e in events {
+                switch e {
+                case .keys(let bytes): out += bytes.map(Int32.init)
+                case .kittyGraphics(_, let message): kittyReplies.append(message)
+                default: break
+                }
+            }
         }
         for k in keys {
             if (0..<256).contains(k) {

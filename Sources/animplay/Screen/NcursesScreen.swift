@@ -139,6 +139,12 @@ final class NcursesScreen {
     /// Terminal replies that arrive after the probe gave up on them are not keys.
     private var replyFilter = KeyReplyFilter()
 
+    /// The messages of kitty graphics replies read with the keys since the last call.
+    func takeKittyReplies() -> [String] {
+        defer { replyFilter.kittyReplies.removeAll() }
+        return replyFilter.kittyReplies
+    }
+
     /// Hands bytes read before curses started (keys typed during the terminal probe) to the
     /// key reader, in order: ncurses' push-back is a stack, so they go in reversed.
     func pushBack(_ bytes: [UInt8]) {

@@ -71,7 +71,8 @@ final class PlaybackLoop {
             // 3. Sleep until the deadline, a key or a signal.
             wait(until: update.nextDeadline)
             let (keys, answers) = replies.filter(screen.readKeys())
-            if let error = answers.first(where: { $0 != "OK" }) { fallBack(because: error) }
+            // (The screen's own reply filter usually takes kitty's replies out first.)
+            if let error = (answers + screen.takeKittyReplies()).first(where: { $0 != "OK" }) { fallBack(because: error) }
             for key in keys {
                 guard let action = KeyMap.action(for: key) else { continue }
                 if action == .quit { return .quit }

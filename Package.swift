@@ -23,6 +23,7 @@ let package = Package(
                        providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CSixel", path: "Sources/CSixel", pkgConfig: "libsixel",
                        providers: [.apt(["libsixel-dev"])]),
+        // zlib for kitty graphics payloads (o=z).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
         // Linked by name: ncursesw's pkg-config adds -D flags SwiftPM rejects with a warning.

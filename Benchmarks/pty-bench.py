@@ -152,8 +152,13 @@ def kitty_bench(a):
             best = None
             for _ in range(a.runs):
                 r = kitty_run(cmd + [path], a.cols, a.rows, timeout=nominal * plays * 3 + 30)
+                print(f'{player} x{plays}: {r}', file=sys.stderr)
+                if r['exit'] != 0 or r['bytes'] == 0:
+                    continue      # a failed run is reported above, never the best
                 if best is None or r['cpu'] < best['cpu']:
                     best = r
+            if best is None:
+                continue
             best.update(player=player, plays=plays, nominal=nominal * plays)
             rows_out.append(best)
     if a.json:

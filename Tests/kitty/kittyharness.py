@@ -58,11 +58,12 @@ time.sleep(120)
 
 
 class Kitty:
-    def __init__(self, display, args, width=800, height=600, env=None):
+    def __init__(self, display, args, width=800, height=600, env=None, inside=()):
         self.dir = tempfile.mkdtemp(prefix='animplay-kitty-')
         self.pidfile = os.path.join(self.dir, 'pid')
         self.rcfile = os.path.join(self.dir, 'rc')
         self.sock = os.path.join(self.dir, 'sock')
+        # `inside`: a command line animplay runs in, within kitty (e.g. tmux new-session).
         self.dump = open(os.path.join(self.dir, 'dump'), 'wb')
         wrapper = os.path.join(self.dir, 'wrap.py')
         with open(wrapper, 'w') as f:
@@ -75,7 +76,7 @@ class Kitty:
             ['kitty', '--config', 'NONE', '-o', f'initial_window_width={width}',
              '-o', f'initial_window_height={height}', '-o', 'remember_window_size=no', '-o', 'sync_to_monitor=no',
              '-o', 'allow_remote_control=yes', '--listen-on', f'unix:{self.sock}',
-             '--dump-commands', '--', sys.executable, wrapper, self.pidfile, self.rcfile, binary()] + args,
+             '--dump-commands', '--'] + list(inside) + [sys.executable, wrapper, self.pidfile, self.rcfile, binary()] + args,
             stdout=self.dump, stderr=open(os.path.join(self.dir, 'stderr'), 'wb'), env=self.env, cwd=self.dir)
 
     def wait_for(self, predicate, timeout=20, what='condition'):

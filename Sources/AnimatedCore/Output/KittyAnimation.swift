@@ -7,10 +7,11 @@
 /// showing a frame the terminal holds is one `a=a,c=N` switch. A frame of another size starts
 /// the image again (resize).
 ///
-/// Terminal storage: kitty keeps every frame as raw RGBA and evicts images past its quota
-/// (320 MiB by default). At most `storageBytes` of frames are uploaded to keep; past that, the
-/// last frame slot is a spare whose data is replaced (`a=f,r=N,X=1`) by each frame that did not
-/// fit, when it is shown, so the terminal's memory stays bounded and playback still works.
+/// Terminal storage: kitty keeps the root frame in its image quota (320 MiB by default) and the
+/// added frames, as raw RGBA, in its disk cache, which refuses new frames past five times the
+/// quota (`ENOSPC`). At most `storageBytes` of frames are uploaded to keep; past that, the last
+/// frame slot is a spare whose data is replaced (`a=f,r=N,X=1`) by each frame that did not fit,
+/// when it is shown, so the terminal's storage stays bounded and playback still works.
 public struct KittyAnimation: Sendable {
     public let id: UInt32
     public var graphics: KittyGraphics
@@ -28,8 +29,9 @@ public struct KittyAnimation: Sendable {
     /// Frame uploads so far (roots, added frames and spare replacements; every image).
     public private(set) var uploads = 0
 
-    /// kitty's default storage quota is 320 MiB; keep well under it (other images live there too).
-    public static let defaultStorageBytes = 256 << 20
+    /// 1 GiB: under kitty's default disk-cache limit for frames (5 × 320 MiB) with room for
+    /// other programs' images; a 1280×720 animation of 300 frames (1.1 GB) nearly fits.
+    public static let defaultStorageBytes = 1 << 30
 
     public init(id: UInt32, graphics: KittyGraphics = KittyGraphics(),
                 storageBytes: Int = KittyAnimation.defaultStorageBytes) {

@@ -29,6 +29,8 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
     /// Half-block cells.
     public static let halfBlockCell = RenderSize(width: 1, height: 2)
 
+    /// An image of `size` pixels with its top-left cell at `row`, `column`, in cells of `cell`
+    /// pixels.
     public init(size: RenderSize, row: Int, column: Int, cell: RenderSize = RenderLayout.halfBlockCell) {
         self.size = size; self.row = row; self.column = column; self.cell = cell
     }

@@ -19,13 +19,15 @@ public struct ScaledFrame: Sendable {
     public let index: Int
     /// Its size in pixels.
     public let size: RenderSize
-    /// RGBA at `size`, or empty when the output keeps only its payload.
+    /// RGBA at `size`, rows packed, or empty when the output keeps only its payload.
     public let pixels: [UInt8]
     /// The output's encoded frame (empty for cells).
     public let payload: [UInt8]
+    /// Frame `index` prepared at `size`.
     public init(index: Int, size: RenderSize, pixels: [UInt8], payload: [UInt8] = []) {
         self.index = index; self.size = size; self.pixels = pixels; self.payload = payload
     }
+    /// Bytes held: pixel data and payload.
     public var byteCount: Int { pixels.count + payload.count }
 }
 

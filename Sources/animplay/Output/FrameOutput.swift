@@ -14,7 +14,8 @@ import AnimatedCore
 ///
 /// Adding an output: a `FrameScaler` that prepares its frames (in AnimatedCore when it is pure
 /// encoding, so tests can parse it back), a class conforming to this protocol that writes them,
-/// and a case in `GraphicsPolicy` / `Play.makeOutput` that chooses it.
+/// its case in `GraphicsOptions.choose` (after `GraphicsPolicy` picked the protocol), and where
+/// `Play.play()` builds the output (with cells as its `fallback`).
 protocol FrameOutput: AnyObject {
     /// Pixels per character cell: layouts are computed in these (1×2 for half blocks).
     var cell: RenderSize { get }

@@ -129,3 +129,12 @@ def test_ctrl_c_during_the_probe_interrupts_after_the_terminal_is_restored(forev
     assert still.status == -2                           # no handler: the default action
     assert still.stty_before == still.stty_after
     assert_clean(still)
+
+
+def test_gnu_screen_is_not_asked_about_graphics():
+    # GNU screen shows APC strings in its status line: only colours, XTVERSION and DA1.
+    res = t.run(['probe'], t.KITTY, env={'STY': '1234.pts-0.host', 'TERM': 'screen-256color'})
+    assert res.status == 0
+    assert b'\x1b_G' not in res.output and b'\x1b[16t' not in res.output
+    assert facts(res)['answered DA1'].startswith('true')
+    assert_clean(res)

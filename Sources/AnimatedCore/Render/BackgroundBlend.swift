@@ -7,7 +7,7 @@ extension BackgroundMode {
     /// The colour pixel `p` (RGBA, straight alpha) at render position (x, y) shows:
     /// 0xRRGGBB, or `CellColor.terminalDefault` where the terminal's own background shows.
     @inline(__always)
-    public func shown(_ p: UnsafePointer<UInt8>, x: Int, y: Int) -> UInt32 {
+    func shown(_ p: UnsafePointer<UInt8>, x: Int, y: Int) -> UInt32 {
         var r = p[0], g = p[1], b = p[2]
         let a = p[3]
         if a != 255 {

@@ -15,8 +15,9 @@ public final class CellRenderer {
     private let colors: PixelColorMapper
     private var quantizer: PaletteQuantizer? { colors.quantizer }
 
-    /// `palette16`: the terminal's real colours 0–15 (OSC 4), for 16-colour mode.
-    package init(mode: ColorMode, background: BackgroundMode, dither: DitherMode = .none,
+    /// A renderer for `mode`, with `background` under transparent pixels, `dither` in palette
+    /// modes and, for 16-colour mode, the terminal's real colours 0–15 (OSC 4 answers) when known.
+    public init(mode: ColorMode, background: BackgroundMode, dither: DitherMode = .none,
                 palette16: [RGBColor]? = nil) {
         self.mode = mode
         self.background = background

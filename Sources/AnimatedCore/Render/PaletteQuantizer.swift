@@ -63,11 +63,11 @@ final class PaletteQuantizer {
     deinit { lab.deallocate(); chroma.deallocate(); rgb.deallocate(); cacheKeys.deallocate(); cacheValues.deallocate() }
 
     /// The palette entries colours are mapped to.
-    public var candidates: Range<Int> { first..<(first + count) }
+    var candidates: Range<Int> { first..<(first + count) }
 
     /// The sRGB colour the terminal shows for palette entry `i`.
     @inline(__always)
-    public func color(of i: UInt8) -> (UInt8, UInt8, UInt8) {
+    func color(of i: UInt8) -> (UInt8, UInt8, UInt8) {
         let p = rgb + Int(i) * 3
         return (p[0], p[1], p[2])
     }

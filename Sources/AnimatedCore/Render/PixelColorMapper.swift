@@ -15,10 +15,10 @@ public enum DitherMode: String, Sendable, CaseIterable {
 /// Kept apart from glyph choice so renderers differ only in how they build cells.
 ///
 /// One mapper per thread: it owns its quantiser's cache and its scratch buffers.
-public final class PixelColorMapper {
-    public let mode: ColorMode
-    public let background: BackgroundMode
-    public let dither: DitherMode
+final class PixelColorMapper {
+    let mode: ColorMode
+    let background: BackgroundMode
+    let dither: DitherMode
     let quantizer: PaletteQuantizer?
     private var out: UnsafeMutablePointer<UInt32>
     private var capacity = 0
@@ -26,7 +26,7 @@ public final class PixelColorMapper {
     private var errorCapacity = 0
     private var mixer: PaletteMixer?   // ordered dithering's two-entry plans, made on first use
 
-    package init(mode: ColorMode, background: BackgroundMode, dither: DitherMode = .none,
+    init(mode: ColorMode, background: BackgroundMode, dither: DitherMode = .none,
                 palette16: [RGBColor]? = nil) {
         self.mode = mode; self.background = background
         self.dither = mode == .truecolor ? .none : dither
@@ -46,7 +46,7 @@ public final class PixelColorMapper {
         15, 47, 7, 39, 13, 45, 5, 37, 63, 31, 55, 23, 61, 29, 53, 21]
 
     /// The colours of `frame`, row-major, valid until the next call.
-    public func map(_ frame: ScaledFrame) -> UnsafePointer<UInt32> {
+    func map(_ frame: ScaledFrame) -> UnsafePointer<UInt32> {
         let w = frame.size.width, h = frame.size.height, n = w * h
         if n > capacity {
             out.deallocate(); out = .allocate(capacity: n); capacity = n
@@ -59,7 +59,7 @@ public final class PixelColorMapper {
             case (let q?, .none):
                 for i in 0..<n { out[i] = Self.index(q, background.shown(px + i * 4, x: i % w, y: i / w)) }
             case (let q?, .ordered):
-                if mode == .palette16 { mapOrderedMix(px, w, h, q) } else { mapOrderedOffset(px, w, h, q) }
+                mapOrdered(px, w, h, q)
             case (let q?, .diffusion):
                 mapDiffused(px, w, h, q)
             }
@@ -72,10 +72,14 @@ public final class PixelColorMapper {
         c == CellColor.terminalDefault ? c : UInt32(q.index(UInt8(c >> 16), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)))
     }
 
-    /// 256 colours: the threshold pattern offsets the colour by up to ± half a cube step
-    /// (steps are 40 code values) before quantising: the cube is evenly spaced, so this is the
-    /// better of the two ways there (Benchmarks/palette16.py).
-    private func mapOrderedOffset(_ px: UnsafePointer<UInt8>, _ w: Int, _ h: Int, _ q: PaletteQuantizer) {
+    /// Ordered dithering with the 8×8 Bayer pattern.
+    /// - 16 colours: two-entry mixes (see `PaletteMixer`): the 16 colours are spaced unevenly.
+    /// - 256 colours: the pattern offsets the colour by up to ± half a cube step (steps are 40
+    ///   code values) before quantising: the cube is evenly spaced, and this measured better
+    ///   there than the mixes (Benchmarks/palette16.py).
+    private func mapOrdered(_ px: UnsafePointer<UInt8>, _ w: Int, _ h: Int, _ q: PaletteQuantizer) {
+        if mode == .palette16 && mixer == nil { mixer = PaletteMixer(quantizer: q) }
+        let mixer = mode == .palette16 ? mixer : nil
         let spread: Float = 40
         Self.bayer.withUnsafeBufferPointer { bayer in
             for y in 0..<h {
@@ -84,26 +88,14 @@ public final class PixelColorMapper {
                     let i = y * w + x
                     let c = background.shown(px + i * 4, x: x, y: y)
                     if c == CellColor.terminalDefault { out[i] = c; continue }
-                    let o = ((Float(row[x & 7]) + 0.5) / 64 - 0.5) * spread
-                    @inline(__always) func ch(_ v: UInt32) -> UInt8 { UInt8(min(max(Float(v) + o, 0), 255).rounded()) }
-                    out[i] = UInt32(q.index(ch(c >> 16), ch(c >> 8 & 0xFF), ch(c & 0xFF)))
-                }
-            }
-        }
-    }
-
-    /// 16 colours: two-entry mixes (see `PaletteMixer`).
-    private func mapOrderedMix(_ px: UnsafePointer<UInt8>, _ w: Int, _ h: Int, _ q: PaletteQuantizer) {
-        if mixer == nil { mixer = PaletteMixer(quantizer: q) }
-        let mixer = mixer!
-        Self.bayer.withUnsafeBufferPointer { bayer in
-            for y in 0..<h {
-                let row = bayer.baseAddress! + (y & 7) * 8
-                for x in 0..<w {
-                    let i = y * w + x
-                    let c = background.shown(px + i * 4, x: x, y: y)
-                    if c == CellColor.terminalDefault { out[i] = c; continue }
-                    out[i] = UInt32(mixer.index(UInt8(c >> 16), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF), level: Int(row[x & 7])))
+                    let level = Int(row[x & 7])
+                    if let mixer {
+                        out[i] = UInt32(mixer.index(UInt8(c >> 16), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF), level: level))
+                    } else {
+                        let o = ((Float(level) + 0.5) / 64 - 0.5) * spread
+                        @inline(__always) func ch(_ v: UInt32) -> UInt8 { UInt8(min(max(Float(v) + o, 0), 255).rounded()) }
+                        out[i] = UInt32(q.index(ch(c >> 16), ch(c >> 8 & 0xFF), ch(c & 0xFF)))
+                    }
                 }
             }
         }

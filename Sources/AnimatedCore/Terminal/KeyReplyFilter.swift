@@ -6,19 +6,19 @@
 /// through a `TerminalReplyParser`, which drops whole replies and passes keys on unchanged
 /// (see its notes for what counts as a reply). A sequence that stops arriving (a user's
 /// Alt+], which looks like an OSC opener) is forgotten after `staleNanoseconds`.
-public struct KeyReplyFilter: Sendable {
+package struct KeyReplyFilter: Sendable {
     private var parser = TerminalReplyParser()
     private var lastInput: UInt64 = 0
-    public static let staleNanoseconds: UInt64 = 500_000_000
+    package static let staleNanoseconds: UInt64 = 500_000_000
     /// Messages of the kitty graphics replies taken out (the kitty output's error replies),
     /// for the caller to collect and clear.
-    public var kittyReplies: [String] = []
+    package var kittyReplies: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// `keys`: one batch of key codes as ncurses delivers them (bytes 0–255 as they came,
     /// decoded keys such as KEY_LEFT above 255), read at `now` (nanoseconds).
-    public mutating func filter(_ keys: [Int32], now: UInt64) -> [Int32] {
+    package mutating func filter(_ keys: [Int32], now: UInt64) -> [Int32] {
         if parser.isInsideSequence && now &- lastInput > Self.staleNanoseconds { parser.reset() }
         guard !keys.isEmpty else { return [] }
         lastInput = now

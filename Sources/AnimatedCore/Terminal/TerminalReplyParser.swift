@@ -47,19 +47,19 @@ package struct TerminalReplyParser: Sendable {
     package init() {}
 
     /// True between the ESC that opens a sequence and its end.
-    public var isInsideSequence: Bool {
+    package var isInsideSequence: Bool {
         if case .ground = state { return false }
         return true
     }
 
     /// True when the last byte was an ESC that nothing has followed yet.
-    public var isAtLoneEscape: Bool {
+    package var isAtLoneEscape: Bool {
         if case .escape = state { return true }
         return false
     }
 
     /// Forgets a sequence in progress (one that stopped arriving).
-    public mutating func reset() {
+    package mutating func reset() {
         state = .ground; buffer = []; overflow = false
     }
 

@@ -1,10 +1,13 @@
-/// An sRGB colour with 8 bits per channel.
-package struct RGBColor: Sendable, Hashable, CustomStringConvertible {
-    package var r: UInt8, g: UInt8, b: UInt8
-    package init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { self.r = r; self.g = g; self.b = b }
+/// An sRGB colour with 8 bits per channel (e.g. a terminal's palette entry, for
+/// `CellRenderer`'s 16-colour mode).
+public struct RGBColor: Sendable, Hashable, CustomStringConvertible {
+    /// Red, green and blue code values.
+    public var r: UInt8, g: UInt8, b: UInt8
+    /// The colour (r, g, b).
+    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { self.r = r; self.g = g; self.b = b }
 
     /// `#rrggbb`.
-    package var description: String {
+    public var description: String {
         let hex = Array("0123456789abcdef")
         var s = "#"
         for v in [r, g, b] { s.append(hex[Int(v >> 4)]); s.append(hex[Int(v & 15)]) }

@@ -49,6 +49,8 @@ enum TerminalProbe {
         // The Linux console and dumb terminals misread OSC/APC strings: ask them nothing.
         if term.isEmpty || term == "dumb" || term == "linux" { return outcome }
         outcome.report.insideTmux = getenv("TMUX").map { $0.pointee != 0 } ?? false
+        // GNU screen (STY set) shows APC strings in its status line and has no graphics to ask about.
+        let insideScreen = !outcome.report.insideTmux && getenv("STY") != nil
 
         let inputFD: Int32
         var ownsInput = false
@@ -83,7 +85,9 @@ enum TerminalProbe {
         let insideTmux = outcome.report.insideTmux
         // Each query is written whole once the terminal takes output, or not at all: a
         // terminal that stops reading costs the budget, never a blocked write or a cut sequence.
-        for query in TerminalQueries.round(insideTmux: insideTmux, extra: extraQueries) {
+        let queries = TerminalQueries.round(insideTmux: insideTmux, graphicsQueries: !insideScreen,
+                                            extra: insideScreen ? [] : extraQueries)
+        for query in queries {
             guard waitWritable(outputFD, until: deadline) else { break }
             TerminalOutput.write(outputFD, query)
         }

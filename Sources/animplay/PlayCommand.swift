@@ -10,7 +10,8 @@ struct Play: ParsableCommand {
         abstract: "Play an animation in the terminal (the default subcommand).",
         discussion: """
         Each character cell shows two pixels (▀: upper pixel in the foreground colour, lower \
-        pixel in the background colour). The image is fitted into the terminal (or --size), \
+        pixel in the background colour), or with --symbols 2×2, 2×3 or 2×4 pixels in two \
+        colours chosen per cell. The image is fitted into the terminal (or --size), \
         centred; pixel art is enlarged by whole factors only; reductions average the covered \
         area in linear light.
 
@@ -30,6 +31,7 @@ struct Play: ParsableCommand {
     @OptionGroup var decodeOptions: DecodeOptionGroup
     @OptionGroup var graphicsOptions: GraphicsOptions
     @OptionGroup var palette: PaletteOptions
+    @OptionGroup var symbolOptions: SymbolOptions
 
     @Option(name: .customLong("loop"), help: ArgumentHelp("Number of plays; 0 = forever (default: the file's own count).", valueName: "N"))
     var plays: Int?
@@ -114,7 +116,7 @@ struct Play: ParsableCommand {
                 ? SixelFramePreparer(registers: inline.registers, background: background)
                 : ITermFramePreparer(background: background)
         } else {
-            preparer = AreaAverageScaler()
+            preparer = symbolOptions.scaler(background: background)
         }
         let cell = graphics.kitty?.cell ?? graphics.inline?.cell ?? RenderLayout.halfBlockCell
         // The player starts before curses so that the first frame is being prepared while the
@@ -133,7 +135,8 @@ struct Play: ParsableCommand {
         defer { player.stop() }
         let screen = try NcursesScreen()
         screen.pushBack(probe.typed)
-        let (colorMode, path) = ColorSelection.choose(colors, facts: screen.facts)
+        let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: screen.facts)
+        let path = symbolOptions.cellPath(chosenPath, canSaveCursor: screen.facts.canSaveCursor)
         guard path != .unsupported else {
             screen.end()
             throw CLIFailure(message: "terminal type '\(Self.termName)' has no colours and cannot save the cursor position; set TERM to your terminal's type (e.g. xterm-256color)")
@@ -227,11 +230,12 @@ struct Play: ParsableCommand {
         do { compositor = try Compositor(decoder: decoder) } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
-        let frame = AreaAverageScaler().scale(compositor.frame(at: 0), index: 0, to: layout.size)
-        let grid = CellGrid()
         // The terminal was asked once above (graphics, background, its 16 colours).
         let request = BackgroundRequest(bg)!
-        CellRenderer(mode: colorMode, background: request.resolve(report).mode, dither: palette.dither,
+        let background = request.resolve(report).mode
+        let frame = symbolOptions.scaler(background: background).scale(compositor.frame(at: 0), index: 0, to: layout.size)
+        let grid = CellGrid()
+        CellRenderer(mode: colorMode, background: background, dither: palette.dither,
                      palette16: report.answeredPalette16).render(frame, into: grid)
         var writer = SGRCellWriter(mode: colorMode)
         writer.printLines(grid)

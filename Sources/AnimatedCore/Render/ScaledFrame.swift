@@ -14,21 +14,28 @@ public struct RenderSize: Sendable, Hashable, CustomStringConvertible {
 /// writes. Cells get `pixels` (RGBA, 8-bit sRGB, straight alpha, rows packed, at the render
 /// size); pixel outputs may keep only `payload`, their encoded form (kitty: base64 of the zlib
 /// stream of the RGBA), so that the buffer's byte budget counts what is really held.
+///
+/// With finer symbols (`SymbolScaler`) the frame holds the chosen cells instead of pixels
+/// (`pixels` is empty): glyph choice is the expensive part, so it is done once on the producer
+/// thread and kept in the frame buffer with the frame.
 public struct ScaledFrame: Sendable {
     /// Frame index in the animation.
     public let index: Int
-    /// Its size in pixels.
+    /// Its size in pixels; with `cells`, the render size in half-block pixels (columns ×
+    /// 2·rows), whatever the symbols.
     public let size: RenderSize
     /// RGBA at `size`, rows packed, or empty when the output keeps only its payload.
     public let pixels: [UInt8]
     /// The output's encoded frame (empty for cells).
     public let payload: [UInt8]
-    /// Frame `index` prepared at `size`.
-    public init(index: Int, size: RenderSize, pixels: [UInt8], payload: [UInt8] = []) {
-        self.index = index; self.size = size; self.pixels = pixels; self.payload = payload
+    /// The cells, when the scaler chose the glyphs itself (`SymbolScaler`).
+    public let cells: SymbolCells?
+    /// Frame `index` prepared at `size`: pixels, an output's payload, or its cells.
+    public init(index: Int, size: RenderSize, pixels: [UInt8], payload: [UInt8] = [], cells: SymbolCells? = nil) {
+        self.index = index; self.size = size; self.pixels = pixels; self.payload = payload; self.cells = cells
     }
-    /// Bytes held: pixel data and payload.
-    public var byteCount: Int { pixels.count + payload.count }
+    /// Bytes held: pixel data, payload and cells.
+    public var byteCount: Int { pixels.count + payload.count + (cells?.byteCount ?? 0) }
 }
 
 /// Prepares a composited canvas for the output at the render size: scales it (and, for pixel

@@ -21,6 +21,8 @@ let package = Package(
         .target(name: "CPNG", path: "Sources/CPNG"),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
                        providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CSixel", path: "Sources/CSixel", pkgConfig: "libsixel",
+                       providers: [.apt(["libsixel-dev"])]),
         // zlib for kitty graphics payloads (o=z).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
@@ -32,7 +34,7 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CWebP", "CCurl", "CZlib"]
+            dependencies: ["CGIF", "CPNG", "CWebP", "CCurl", "CZlib", "CSixel"]
         ),
         .executableTarget(
             name: "animplay",

@@ -30,7 +30,7 @@ harness_file() {
 build_lib() {
   mkdir -p "$OUT"
   local lib=$OUT/libAnimatedCore.a
-  if [ -f "$lib" ] && [ -z "$(find Sources/AnimatedCore Sources/CGIF Sources/CPNG Sources/CWebP Sources/CCurl Sources/CZlib -newer "$lib" -type f | head -1)" ]; then
+  if [ -f "$lib" ] && [ -z "$(find Sources/AnimatedCore Sources/CGIF Sources/CPNG Sources/CWebP Sources/CCurl Sources/CZlib Sources/CSixel -newer "$lib" -type f | head -1)" ]; then
     return
   fi
   echo "fuzz: building AnimatedCore with -sanitize=fuzzer,address" >&2
@@ -39,11 +39,14 @@ build_lib() {
   # The CPNG C target, with the same instrumentation, goes into the same archive.
   clang -O2 -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CPNG/include" \
       -c "$ROOT/Sources/CPNG/animplay_png.c" -o "$OUT/animplay_png.o"
+  clang -O2 -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CPNG/include" \
+      -c "$ROOT/Sources/CPNG/animplay_png_write.c" -o "$OUT/animplay_png_write.o"
   (cd "$OUT" && swiftc -O -parse-as-library -sanitize=fuzzer,address -swift-version 6 \
       -module-name AnimatedCore -package-name animplay -emit-module -emit-module-path "$OUT/AnimatedCore.swiftmodule" \
       -emit-library -static -o "$lib" \
-      -I "$ROOT/Sources/CGIF" -I "$ROOT/Sources/CPNG/include" -I "$ROOT/Sources/CWebP" -I "$ROOT/Sources/CCurl Sources/CZlib" \
-      "${srcs[@]/#/$ROOT/}" "$OUT/animplay_png.o")
+      -I "$ROOT/Sources/CGIF" -I "$ROOT/Sources/CPNG/include" -I "$ROOT/Sources/CWebP" -I "$ROOT/Sources/CCurl" -I "$ROOT/Sources/CZlib" \
+      -I "$ROOT/Sources/CSixel" -Xcc -I/usr/include/sixel \
+      "${srcs[@]/#/$ROOT/}" "$OUT/animplay_png.o" "$OUT/animplay_png_write.o")
 }
 
 build_harness() {
@@ -54,9 +57,9 @@ build_harness() {
   fi
   echo "fuzz: linking $bin" >&2
   swiftc -O -parse-as-library -sanitize=fuzzer,address -swift-version 6 -package-name animplay \
-    -I "$OUT" -I Sources/CGIF -I Sources/CPNG/include -I Sources/CWebP -I Sources/CCurl -I Sources/CZlib Sources/CZlib \
+    -I "$OUT" -I Sources/CGIF -I Sources/CPNG/include -I Sources/CWebP -I Sources/CCurl -I Sources/CZlib -I Sources/CSixel -Xcc -I/usr/include/sixel \
     Fuzz/Harnesses/FuzzSupport.swift "Fuzz/Harnesses/$file" \
-    -L "$OUT" -lAnimatedCore -lgif -lpng16 -lwebp -lwebpdemux -lz \
+    -L "$OUT" -lAnimatedCore -lgif -lpng16 -lwebp -lwebpdemux -lz -lsixel \
     -o "$bin" 2> >(grep -v "ld.gold: warning: Cannot export local symbol" >&2)
 }
 

@@ -115,11 +115,21 @@ struct Play: ParsableCommand {
         let probe = TerminalProbe.run()
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         let info = decoder.info
-        let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height)
         // Chosen before the player starts: the producer prepares frames for this output.
         let graphics = graphicsOptions.choose(probe.report)
-        let preparer: any FrameScaler = graphics.kitty != nil ? KittyFramePreparer(background: background) : symbolOptions.scaler(background: background)
-        let cell = graphics.kitty?.cell ?? RenderLayout.halfBlockCell
+        let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
+                                       spareRow: graphics.inline != nil)
+        let preparer: any FrameScaler
+        if graphics.kitty != nil {
+            preparer = KittyFramePreparer(background: background)
+        } else if let inline = graphics.inline {
+            preparer = inline.kind == .sixel
+                ? SixelFramePreparer(registers: inline.registers, background: background)
+                : ITermFramePreparer(background: background)
+        } else {
+            preparer = symbolOptions.scaler(background: background)
+        }
+        let cell = graphics.kitty?.cell ?? graphics.inline?.cell ?? RenderLayout.halfBlockCell
         // The player starts before curses so that the first frame is being prepared while the
         // terminal is set up; the kernel's window size is what ncurses will report.
         var rows: Int32 = 24, cols: Int32 = 80
@@ -154,11 +164,14 @@ struct Play: ParsableCommand {
         if let kitty = graphics.kitty {
             output = KittyOutput(screen: screen, view: view, cell: kitty.cell, reportedCell: kitty.reportedCell,
                                  tmux: kitty.tmux, preparer: preparer)
+        } else if let inline = graphics.inline {
+            output = InlineImageOutput(kind: inline.kind, screen: screen, view: view, cell: inline.cell,
+                                       reportedCell: inline.reportedCell, tmux: inline.tmux, preparer: preparer)
         } else {
             output = cells()
         }
         let loop = PlaybackLoop(player: player, renderSize: first.size, screen: screen, signals: signals,
-                                output: output, fallback: graphics.kitty != nil ? cells : nil,
+                                output: output, fallback: graphics.kitty != nil || graphics.inline != nil ? cells : nil,
                                 showStatus: status, layoutFor: layoutFor)
         loop.notes = [backgroundNote].compactMap { $0 }
         if info.provisional { loop.download = spool }
@@ -178,12 +191,16 @@ struct Play: ParsableCommand {
     }
 
     /// Layout in a box of `rows` × `columns` cells of screen: --size (clamped to the screen)
-    /// centred in it, the image fitted and centred in that.
-    private func layoutFunction(canvasWidth: Int, canvasHeight: Int) -> (Int, Int, RenderSize) -> RenderLayout {
+    /// centred in it, the image fitted and centred in that. `spareRow`: the image keeps off the
+    /// screen's last row (inline images leave the cursor below themselves: on the last row that
+    /// would scroll); a box that already ends above it (status line shown) needs no spare row.
+    private func layoutFunction(canvasWidth: Int, canvasHeight: Int, spareRow: Bool = false) -> (Int, Int, RenderSize) -> RenderLayout {
         let requested = size.flatMap(parseWxH)
         let fit = fitMode, scale = scale
         return { rows, columns, cell in
-            let rows = max(1, rows), columns = max(1, columns)
+            var screenRows: Int32 = 0, screenColumns: Int32 = 0
+            let onLastRow = animplay_window_size(1, &screenRows, &screenColumns) == 0 || rows >= Int(screenRows)
+            let rows = max(1, rows - (spareRow && onLastRow ? 1 : 0)), columns = max(1, columns)
             let boxCols = min(columns, requested?.0 ?? columns), boxRows = min(rows, requested?.1 ?? rows)
             var l = RenderLayout.compute(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
                                          columns: boxCols, rows: boxRows, fit: fit, scale: scale, cell: cell)
@@ -203,6 +220,10 @@ struct Play: ParsableCommand {
         let probed = graphicsOptions.graphicsArgument != "cells" ? TerminalProbe.run().report : nil
         if let probed, let kitty = graphicsOptions.choose(probed).kitty {
             try printStillKitty(decoder, kitty, background: request.resolve(probed).mode)
+            return
+        }
+        if let probed, let inline = graphicsOptions.choose(probed).inline {
+            try printStillInline(decoder, inline, background: request.resolve(probed).mode)
             return
         }
         guard animplay_setupterm(1) != 0 else {
@@ -254,9 +275,35 @@ struct Play: ParsableCommand {
 }
 
 extension Play {
+    /// A still as a sixel or iTerm2 image at the cursor, which the terminal moves below it.
+    private func printStillInline(_ decoder: any AnimationDecoder, _ inline: InlineImageSetup,
+                                  background: BackgroundMode) throws(CLIFailure) {
+        var rows: Int32 = 24, cols: Int32 = 80
+        _ = animplay_window_size(1, &rows, &cols)
+        let layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
+                                    spareRow: true)(Int(rows) - 1, Int(cols), inline.cell)
+        let compositor: Compositor
+        do { compositor = try Compositor(decoder: decoder) } catch {
+            throw CLIFailure(file: source.displayName, error: error)
+        }
+        let frame = AreaAverageScaler().scale(compositor.frame(at: 0), index: 0, to: layout.size)
+        var out: [UInt8]
+        switch inline.kind {
+        case .sixel:
+            out = SixelEncoder(registers: inline.registers, background: background).encode(frame)
+        case .iterm2:
+            out = ITermImageEncoder.sequence(payload: ITermImageEncoder(background: background).payload(frame),
+                                             columns: layout.columns, rows: layout.rows, moveCursor: true)
+        }
+        if inline.tmux { out = TerminalQueries.tmuxPassthrough(out) }
+        out += [0x0D, 0x0A]
+        TerminalOutput.write(1, out)
+    }
+
     static var termName: String { getenv("TERM").map { String(cString: $0) } ?? "(unset)" }
 }
 
 extension PlaybackMode: ExpressibleByArgument {}
 extension ColorRequest: ExpressibleByArgument {}
 extension FitMode: EnumerableFlag {}
+

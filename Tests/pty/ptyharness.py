@@ -66,7 +66,7 @@ def stty_g(fd):
 
 
 def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-256color',
-        colorterm='truecolor', steps=(), stdin=None):
+        colorterm='truecolor', steps=(), stdin=None, pixels=(0, 0)):
     """stdin: a file or descriptor for standard input instead of the pty (which stays the
     controlling terminal, /dev/tty). actions: (seconds, bytes to type | signal number | callable) pairs. Seconds count from
     the first byte the program writes (its signal handlers and terminal are set up by then),
@@ -84,7 +84,7 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
         e['COLORTERM'] = colorterm
     e.update(env or {})
     master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, *pixels))   # pixels: window size in pixels
     before = stty_g(slave)
     t0 = time.monotonic()
     proc = subprocess.Popen([binary()] + list(args), stdin=slave if stdin is None else stdin, stdout=slave, stderr=slave,

@@ -60,6 +60,8 @@ public enum GraphicsPolicy {
         if env["KITTY_WINDOW_ID"] != nil { return (.kitty, "KITTY_WINDOW_ID") }
         if term == "xterm-ghostty" || program.lowercased() == "ghostty" { return (.kitty, "Ghostty") }
         if program == "iTerm.app" { return (.iterm2, "TERM_PROGRAM=iTerm.app") }
+        if env["LC_TERMINAL"] == "iTerm2" { return (.iterm2, "LC_TERMINAL=iTerm2") }
+        if program == "vscode" { return (.iterm2, "TERM_PROGRAM=vscode") }
         if env["WEZTERM_EXECUTABLE"] != nil || program == "WezTerm" { return (.iterm2, "WezTerm") }
         if env["KONSOLE_VERSION"] != nil { return (.sixel, "KONSOLE_VERSION") }
         if term.hasPrefix("foot") || term.hasPrefix("mlterm") { return (.sixel, "TERM=\(term)") }

@@ -30,12 +30,12 @@ public struct ScaledFrame: Sendable {
     public let payload: [UInt8]
     /// The cells, when the scaler chose the glyphs itself (`SymbolScaler`).
     public let cells: SymbolCells?
-    /// Frame `index` prepared at `size`: pixels, its cells for that size, or a payload.
-    public init(index: Int, size: RenderSize, pixels: [UInt8], cells: SymbolCells? = nil, payload: [UInt8] = []) {
-        self.index = index; self.size = size; self.pixels = pixels; self.cells = cells; self.payload = payload
+    /// Frame `index` prepared at `size`: pixels, an output's payload, or its cells.
+    public init(index: Int, size: RenderSize, pixels: [UInt8], payload: [UInt8] = [], cells: SymbolCells? = nil) {
+        self.index = index; self.size = size; self.pixels = pixels; self.payload = payload; self.cells = cells
     }
-    /// Bytes held: pixel, cell and payload data.
-    public var byteCount: Int { pixels.count + (cells?.byteCount ?? 0) + payload.count }
+    /// Bytes held: pixel data, payload and cells.
+    public var byteCount: Int { pixels.count + payload.count + (cells?.byteCount ?? 0) }
 }
 
 /// Prepares a composited canvas for the output at the render size: scales it (and, for pixel

@@ -10,7 +10,6 @@ package struct KeyReplyFilter: Sendable {
     private var parser = TerminalReplyParser()
     private var lastInput: UInt64 = 0
     package static let staleNanoseconds: UInt64 = 500_000_000
-
     /// Messages of the kitty graphics replies taken out so far (e.g. "ENOSPC:…" for a refused
     /// frame upload), for the output to act on; `takeKittyReplies()` empties it.
     package private(set) var kittyReplies: [String] = []

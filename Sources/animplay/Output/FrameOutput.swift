@@ -36,8 +36,14 @@ protocol FrameOutput: AnyObject {
     var statusNote: String? { get }
     /// A terminal error that makes this output unusable (the loop then falls back to cells).
     var failure: String? { get }
+    /// What went wrong, for the warning ("the terminal refused kitty graphics").
+    var failureSubject: String { get }
     /// Before the screen is restored: removes what should not outlive playback.
     func leave()
     /// After the screen is restored: prints the last frame at the cursor (like `cat`).
     func printLast()
+}
+
+extension FrameOutput {
+    var failureSubject: String { "the graphics output failed" }
 }

@@ -28,6 +28,8 @@ struct GraphicsOptions: ParsableArguments {
         var decision: GraphicsPolicy.Decision
         /// Set when frames go out as kitty graphics.
         var kitty: KittySetup?
+        /// Set when frames go out as sixel or iTerm2 inline images.
+        var inline: InlineImageSetup?
     }
 
     /// Decides the output: `--graphics`, else the environment, else the terminal's answers.
@@ -44,7 +46,7 @@ struct GraphicsOptions: ParsableArguments {
             : nil
         let decision = GraphicsPolicy.decide(GraphicsRequest(argument: graphicsArgument) ?? .auto, env: env,
                                              answers: answers, tmuxPassthrough: passthrough)
-        var choice = Choice(decision: decision, kitty: nil)
+        var choice = Choice(decision: decision, kitty: nil, inline: nil)
         let reported = report.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
         switch decision.graphics {
         case .kitty:
@@ -55,15 +57,16 @@ struct GraphicsOptions: ParsableArguments {
             }
             choice.kitty = KittySetup(cell: cell, reportedCell: reported, tmux: decision.tmux)
         case .sixel, .iterm2:
-            warn("--graphics \(decision.graphics.rawValue) is not available in this build; using cells")
-            choice.decision.graphics = .cells
+            choice.inline = inlineImageSetup(decision.graphics, report: report)
+            choice.inline?.tmux = decision.tmux
+            if choice.inline == nil { choice.decision.graphics = .cells }
         case .cells:
             break
         }
         return choice
     }
 
-    private func warn(_ message: String) {
+    func warn(_ message: String) {
         TerminalOutput.write(2, "animplay: warning: \(message)\n")
     }
 

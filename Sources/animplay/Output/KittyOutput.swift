@@ -29,6 +29,7 @@ final class KittyOutput: FrameOutput {
     private var placedAt: RenderLayout?
     private let empty = CellGrid()
     var hasFrame: Bool { current != nil }
+    var failureSubject: String { "the terminal refused kitty graphics" }
     var failure: String? { nil }
 
     init(screen: NcursesScreen, view: PlaybackView, cell: RenderSize, reportedCell: RenderSize?,

@@ -66,6 +66,7 @@ final class PlaybackLoop {
             if let frame = update.frame {
                 output.show(frame)
                 redraw()
+                if let failure = output.failure { fallBack(because: failure) }
             }
             if update.finished && !player.status.paused { return .finished }
             refreshDownloadStatus()
@@ -113,7 +114,7 @@ final class PlaybackLoop {
         guard let make = fallback else { return }
         fallback = nil
         output.leave()
-        warnings.append("the terminal refused kitty graphics (\(reason.prefix(80))); using cells")
+        warnings.append("\(output.failureSubject) (\(reason.prefix(80))); using cells")
         output = make()
         output.invalidate()
         layout = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns, output.cell)

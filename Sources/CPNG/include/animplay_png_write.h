@@ -1,0 +1,23 @@
+#ifndef ANIMPLAY_PNG_WRITE_H
+#define ANIMPLAY_PNG_WRITE_H
+/* PNG encoding into memory (iTerm2 inline images). libpng reports errors by longjmp, so the
+ * whole encode, setjmp included, stays in animplay_png_write.c. */
+#include <stddef.h>
+#include <stdint.h>
+
+/* A growing output buffer; the caller frees it with animplay_png_buffer_free. */
+typedef struct animplay_png_buffer {
+    unsigned char *data;
+    size_t length;
+    size_t capacity;
+    int failed;
+} animplay_png_buffer;
+
+void animplay_png_buffer_free(animplay_png_buffer *b);
+
+/* Encodes 8-bit RGB rows (row y at rgb + y * stride) as a PNG appended to `out`, with zlib
+ * `level` (0-9) and the "up" row filter (cheap, and good on frames that are mostly flat or
+ * vertically smooth). Returns 0, or -1 (out of memory, libpng error). */
+int animplay_png_encode_rgb(const unsigned char *rgb, uint32_t width, uint32_t height, size_t stride,
+                            int level, animplay_png_buffer *out);
+#endif

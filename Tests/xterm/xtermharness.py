@@ -1,0 +1,107 @@
+"""Runs animplay inside Debian's xterm with sixel graphics (VT340 emulation, 256 colour
+registers) under Xvfb, and looks at what xterm displays.
+
+- `XTerm`: xterm running animplay through kittyharness's wrapper (records animplay's pid and
+  exit status, then keeps the window open); `keys` types into it (xdotool, XSendEvent, which
+  the xterm is started to allow), `resize` resizes its X window (xterm resizes its pty: SIGWINCH).
+- `boxes()`: for each test colour, its pixel count and bounding box in a screenshot of the root
+  window (`import -window root`).
+"""
+import os, re, shutil, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', 'kitty'))
+sys.path.insert(0, os.path.join(HERE, '..', 'pty'))
+from kittyharness import Display, WRAPPER, SCREEN  # noqa: E402,F401
+from ptyharness import binary  # noqa: E402
+
+
+class XTerm:
+    def __init__(self, display, args, geometry='80x24', env=None):
+        self.dir = tempfile.mkdtemp(prefix='animplay-xterm-')
+        self.pidfile = os.path.join(self.dir, 'pid')
+        self.rcfile = os.path.join(self.dir, 'rc')
+        wrapper = os.path.join(self.dir, 'wrap.py')
+        with open(wrapper, 'w') as f:
+            f.write(WRAPPER)
+        self.env = dict(os.environ, DISPLAY=display.name)
+        for k in ('TMUX', 'TERM_PROGRAM', 'LC_TERMINAL', 'KITTY_WINDOW_ID', 'WEZTERM_EXECUTABLE', 'KONSOLE_VERSION'):
+            self.env.pop(k, None)
+        if env:
+            self.env.update(env)
+        self.stderr = os.path.join(self.dir, 'stderr')
+        self.proc = subprocess.Popen(
+            ['xterm', '-ti', 'vt340', '-xrm', 'XTerm*decTerminalID: vt340',
+             '-xrm', 'XTerm*numColorRegisters: 256', '-xrm', 'XTerm*allowSendEvents: true',
+             '-geometry', geometry, '+sb', '-title', 'animplay-test',
+             '-e', sys.executable, wrapper, self.pidfile, self.rcfile, 'sh', '-c',
+             f'exec "$0" "$@" 2>{self.stderr}', binary()] + args,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.env, cwd=self.dir)
+
+    def wait_for(self, predicate, timeout=20, what='condition'):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            v = predicate()
+            if v:
+                return v
+            if self.proc.poll() is not None:
+                raise AssertionError(f'xterm exited while waiting for {what}')
+            time.sleep(0.02)
+        raise AssertionError(f'timed out waiting for {what}')
+
+    def pid(self):
+        return int(self.wait_for(lambda: os.path.exists(self.pidfile) and open(self.pidfile).read(), what='pid'))
+
+    def exited(self):
+        return os.path.exists(self.rcfile)
+
+    def exit_status(self, timeout=20):
+        return int(self.wait_for(lambda: os.path.exists(self.rcfile) and open(self.rcfile).read(),
+                                 timeout, what='animplay to exit'))
+
+    def errors(self):
+        return open(self.stderr, 'rb').read().decode(errors='replace') if os.path.exists(self.stderr) else ''
+
+    def window(self):
+        out = self.wait_for(lambda: subprocess.run(['xdotool', 'search', '--name', 'animplay-test'], env=self.env,
+                                                   capture_output=True, text=True).stdout.split(), what='window')
+        return out[0]
+
+    def keys(self, *names):
+        subprocess.run(['xdotool', 'key', '--window', self.window()] + list(names), env=self.env, check=True, timeout=10)
+
+    def resize(self, width, height):
+        subprocess.run(['xdotool', 'windowsize', self.window(), str(width), str(height)], env=self.env,
+                       check=True, timeout=10)
+
+    def boxes(self, colors):
+        """{colour: (pixel count, (x0, y0, x1, y1) or None)} on the root window now."""
+        raw = subprocess.run(['import', '-display', self.env['DISPLAY'], '-window', 'root', '-depth', '8', 'rgb:-'],
+                             capture_output=True, check=True, timeout=20).stdout
+        return {c: _box(raw, c) for c in colors}
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _box(raw, color):
+    w = SCREEN[0] * 3
+    pat = re.compile(re.escape(bytes(color)))
+    count, x0, y0, x1, y1 = 0, None, None, None, None
+    for y in range(len(raw) // w):
+        row = raw[y * w:(y + 1) * w]
+        xs = [m.start() // 3 for m in pat.finditer(row) if m.start() % 3 == 0]
+        if not xs:
+            continue
+        count += len(xs)
+        x0 = xs[0] if x0 is None else min(x0, xs[0])
+        x1 = xs[-1] if x1 is None else max(x1, xs[-1])
+        y0 = y if y0 is None else y0
+        y1 = y
+    return count, (None if x0 is None else (x0, y0, x1, y1))

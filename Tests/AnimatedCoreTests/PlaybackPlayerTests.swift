@@ -138,6 +138,46 @@ import Testing
         #expect(p.status.droppedFrames == 0)
     }
 
+    @Test func suspendHoldsTheClockAndDropsNothing() throws {
+        // Ctrl-Z at 40 ms into frame 1 of a 2-play file, stopped for 10 s, then fg.
+        let time = ManualTime()
+        let t0 = time.now()
+        let p = try makePlayer(SolidDecoder(frames: 4, plays: 2), PlayerOptions(maxFPS: 0), time: time)
+        _ = settle(p)
+        p.waitUntilBuffered()
+        time.set(t0 + ms(100))
+        #expect(settle(p).frame.map(SolidDecoder.index) == 1)
+        time.set(t0 + ms(140))
+        p.suspend()
+        time.set(t0 + ms(10_140))
+        let stopped = p.update()
+        #expect(stopped.frame == nil && stopped.nextDeadline == nil && !p.status.paused)
+        p.resume()
+        let resumed = p.update()
+        #expect(resumed.frame == nil && !resumed.finished)
+        #expect(resumed.nextDeadline == t0 + ms(10_200))   // 60 ms of frame 1 were left
+        // The rest of both plays follows in order, nothing dropped.
+        let rest = play(p, time)
+        #expect(rest.frames == [2, 3, 0, 1, 2, 3])
+        #expect(rest.finished && p.status.droppedFrames == 0)
+    }
+
+    @Test func suspendKeepsThePauseState() throws {
+        let time = ManualTime()
+        let t0 = time.now()
+        let p = try makePlayer(SolidDecoder(frames: 4), PlayerOptions(maxFPS: 0), time: time)
+        _ = settle(p)
+        time.set(t0 + ms(30))
+        p.togglePause()
+        p.suspend()
+        time.set(t0 + ms(3000))
+        p.resume()
+        #expect(p.update().nextDeadline == nil && p.status.paused)
+        p.togglePause()
+        #expect(p.update().nextDeadline == t0 + ms(3070))
+        #expect(p.status.droppedFrames == 0)
+    }
+
     @Test func stepAndSeek() throws {
         let time = ManualTime()
         let p = try makePlayer(SolidDecoder(frames: 5, plays: 0), PlayerOptions(maxFPS: 0), time: time)

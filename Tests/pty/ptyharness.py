@@ -50,6 +50,20 @@ class AltScreen(pyte.Screen):
         super().reset_mode(*modes, **kw)
 
 
+class State:
+    """What `run` has seen so far, for actions that wait for an observable state."""
+    def __init__(self):
+        self.output = bytearray()
+        self.stopped = False         # the child is stopped (job control)
+        self.stopped_since = None    # time.monotonic() when it stopped
+        self.stops = []              # per stop: {'offset': output length, 'stty': modes then}
+
+    def since_stop(self):
+        """Output written after the last stop (a stopped child writes nothing: all of it came
+        after it was continued); empty before any stop."""
+        return bytes(self.output[self.stops[-1]['offset']:]) if self.stops else b''
+
+
 class Result:
     def __init__(self, status, output, screen, stty_before, stty_after, wall, maxrss_kb=0):
         self.maxrss_kb = maxrss_kb      # peak resident set size of the child
@@ -67,9 +81,10 @@ def stty_g(fd):
 
 def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-256color',
         colorterm='truecolor'):
-    """actions: (seconds, bytes to type | signal number | callable) pairs. Seconds count from
-    the first byte the program writes (its signal handlers and terminal are set up by then),
-    so a slow start on a loaded machine does not race the actions."""
+    """actions: (when, bytes to type | signal number | callable) pairs. `when` is seconds
+    counted from the first byte the program writes (its signal handlers and terminal are set up
+    by then, so a slow start on a loaded machine does not race the actions), or a predicate on
+    the `State` seen so far: such lists fire strictly in order, each once its predicate holds."""
     e = dict(os.environ, TERM=term, LANG='C.UTF-8')
     e.pop('LINES', None); e.pop('COLUMNS', None); e.pop('NO_COLOR', None)
     if colorterm is None:
@@ -84,14 +99,19 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     proc = subprocess.Popen([binary()] + list(args), stdin=slave, stdout=slave, stderr=slave,
                             env=e, start_new_session=True,
                             preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
-    out = bytearray()
-    pending = sorted(actions, key=lambda a: a[0])
+    state = State()
+    out = state.output
+    ordered = any(callable(a[0]) for a in actions)
+    pending = list(actions) if ordered else sorted(actions, key=lambda a: a[0])
     status = None; maxrss = 0
     ready = None
+
+    def due(when, since_ready):
+        return when(state) if callable(when) else 0 <= when <= since_ready
     while True:
         now = time.monotonic() - t0
         since_ready = -1 if ready is None else time.monotonic() - ready
-        while pending and pending[0][0] <= since_ready:
+        while pending and due(pending[0][0], since_ready):
             _, act = pending.pop(0)
             if isinstance(act, (bytes, bytearray)):
                 os.write(master, act)
@@ -111,7 +131,14 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
             if data and ready is None:
                 ready = time.monotonic()
             continue
-        wp, st, ru = os.wait4(proc.pid, os.WNOHANG)
+        wp, st, ru = os.wait4(proc.pid, os.WNOHANG | os.WUNTRACED | os.WCONTINUED)
+        if wp == proc.pid and os.WIFSTOPPED(st):
+            state.stopped = True; state.stopped_since = time.monotonic()
+            state.stops.append({'offset': len(out), 'stty': stty_g(slave)})
+            continue
+        if wp == proc.pid and os.WIFCONTINUED(st):
+            state.stopped = False
+            continue
         if wp == proc.pid:
             status = os.waitstatus_to_exitcode(st); maxrss = ru.ru_maxrss
             proc.returncode = status
@@ -130,7 +157,9 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     os.close(master); os.close(slave)
     screen = AltScreen(cols, rows)
     pyte.ByteStream(screen).feed(bytes(out))
-    return Result(status, bytes(out), screen, before, after, wall, maxrss)
+    r = Result(status, bytes(out), screen, before, after, wall, maxrss)
+    r.stops = state.stops
+    return r
 
 
 def resize(cols, rows):

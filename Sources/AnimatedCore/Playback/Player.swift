@@ -28,6 +28,7 @@ public final class Player {
 
     private var position: Int         // timeline position being shown (or waited for)
     private var paused = false
+    private var suspended = false     // the process is stopped (Ctrl-Z): the clock is held
     private var waiting = true        // clock held until the frame at `position` is buffered
     private var finished = false
     private var shownFrame: Int?
@@ -95,7 +96,7 @@ public final class Player {
 
     public func update() -> PlayerUpdate {
         let now = time.now()
-        if !paused && !finished && !waiting { advance(now) }
+        if !paused && !suspended && !finished && !waiting { advance(now) }
         let wanted = schedule.order.frame(at: position)
         let needsDraw = shownFrame != wanted || shownGeneration != generation
         var drawn: ScaledFrame?
@@ -131,7 +132,7 @@ public final class Player {
         }
         var deadline: UInt64?
         planned = nil
-        if !paused && !finished && !waiting {
+        if !paused && !suspended && !finished && !waiting {
             deadline = scheduledDeadline(now)
             planned = deadline
         }
@@ -156,7 +157,7 @@ public final class Player {
 
     private func resumeAfterWait(_ now: UInt64) {
         waiting = false
-        if !paused { clock.release(at: now) }
+        if !paused && !suspended { clock.release(at: now) }
     }
 
     private func noteDraw(_ now: UInt64) {
@@ -189,11 +190,29 @@ public final class Player {
         let now = time.now()
         if paused {
             paused = false
-            if !waiting { clock.release(at: now) }
+            if !waiting && !suspended { clock.release(at: now) }
         } else {
             paused = true
             if !waiting { clock.hold(nominal: currentNominal(now), at: now) }
         }
+        planned = nil
+    }
+
+    /// Holds the clock while the process is stopped (Ctrl-Z): nothing falls due meanwhile, so
+    /// nothing is dropped. Unlike `togglePause` it does not touch the user's pause state.
+    public func suspend() {
+        guard !suspended else { return }
+        let now = time.now()
+        suspended = true
+        if !paused && !waiting { clock.hold(nominal: currentNominal(now), at: now) }
+        planned = nil
+    }
+
+    /// Continues after `suspend()` from the same frame, with the rest of its time.
+    public func resume() {
+        guard suspended else { return }
+        suspended = false
+        if !paused && !waiting { clock.release(at: time.now()) }
         planned = nil
     }
 

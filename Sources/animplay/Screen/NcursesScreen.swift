@@ -105,6 +105,21 @@ final class NcursesScreen {
         return keys
     }
 
+    /// Gives the terminal back as `newterm` found it (Ctrl-Z), until `resume()`.
+    func suspend() {
+        guard !ended else { return }
+        endwin()
+    }
+
+    /// Back in curses mode after `suspend()`: the next `doupdate` restores the program's tty
+    /// modes, the alternate screen, keypad mode and the hidden cursor; the screen's contents
+    /// are unknown, so it repaints everything.
+    func resume() {
+        guard !ended else { return }
+        clearok(animplay_curscr(), true)
+        doupdate()
+    }
+
     /// Leaves curses mode: attributes reset, cursor shown, alternate screen left, tty modes
     /// restored to what `newterm` saved.
     func end() {

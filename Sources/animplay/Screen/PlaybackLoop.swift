@@ -29,6 +29,8 @@ final class PlaybackLoop {
     /// Where frames go for a given box (rows × columns of cells available for the image).
     private let layoutFor: (_ rows: Int, _ columns: Int) -> RenderLayout
     private var layout: RenderLayout
+    /// Set when `stopProcess` continues: the SIGCONT that follows needs no second repaint.
+    private var resumedFromStop = false
 
     /// `renderSize`: what the player was created with (re-fitted if ncurses sees another size).
     init(player: Player, renderSize: RenderSize, view: PlaybackView, screen: NcursesScreen,
@@ -43,10 +45,17 @@ final class PlaybackLoop {
     func run() -> PlaybackEnd {
         while true {
             // 1. Signals: quit, resize, resume.
-            for s in signals.drain() {
+            let received = signals.drain()
+            for s in received {
                 switch s {
                 case SIGWINCH: if screen.syncSize() { relayout(repaint: true) }
-                case SIGCONT: view.invalidate(); redraw()
+                case SIGCONT:
+                    // After our own stop the repaint is done; after someone else's SIGSTOP
+                    // the screen may have been overwritten meanwhile.
+                    if resumedFromStop { resumedFromStop = false } else { view.invalidate(); redraw() }
+                case SIGTSTP:
+                    // A continue already queued behind it (kill -TSTP; kill -CONT): stay.
+                    if !received.drop(while: { $0 != SIGTSTP }).contains(SIGCONT) { stopProcess() }
                 default: return .signal(s)
                 }
             }
@@ -67,6 +76,21 @@ final class PlaybackLoop {
                 apply(action)
             }
         }
+    }
+
+    /// Ctrl-Z: the clock is held, the terminal given back as it was, and the process stopped;
+    /// `fg` (SIGCONT) continues here, from the same frame with the rest of its time.
+    private func stopProcess() {
+        player.suspend()
+        screen.suspend()
+        // SIGSTOP, not SIGTSTP: a default-action SIGTSTP is discarded in an orphaned process
+        // group (a session leader started by a non-shell), SIGSTOP always stops.
+        kill(getpid(), SIGSTOP)
+        resumedFromStop = true
+        screen.resume()
+        _ = screen.syncSize()        // resized while stopped: SIGWINCH may come later or not at all
+        relayout(repaint: true)
+        player.resume()
     }
 
     private func apply(_ action: PlaybackAction) {

@@ -1,0 +1,103 @@
+"""Everyday use in a pseudo-terminal: Ctrl-Z and fg, keypad and Alt keys, warnings after the
+terminal is restored, --scale that does not fit, --version.
+
+Actions wait for observable states (frames drawn, the process stopped), never fixed delays;
+the only timed wait is how long a test keeps the process stopped, which is the scenario.
+"""
+import os, re, signal, subprocess, tempfile, time
+import pytest
+import ptyharness as h
+from gifwriter import write_gif
+
+TMP = tempfile.mkdtemp(prefix='animplay-session-')
+# Six frames, one colour each (distinct in the 24-bit SGR of the image updates).
+COLOURS = [(250, 0, 0), (0, 200, 0), (0, 0, 250), (250, 250, 0), (0, 250, 250), (250, 0, 250)]
+
+
+def solid(w, h_, c):
+    return [c] * (w * h_)
+
+
+@pytest.fixture(scope='module')
+def six_frames():
+    """Six frames of 200 ms, two plays."""
+    p = os.path.join(TMP, 'six.gif')
+    write_gif(p, 16, 8, [solid(16, 8, c) for c in COLOURS], delay_cs=20, loops=1)
+    return p
+
+
+@pytest.fixture(scope='module')
+def forever():
+    p = os.path.join(TMP, 'forever.gif')
+    write_gif(p, 16, 8, [solid(16, 8, c) for c in COLOURS[:2]], delay_cs=10, loops=0)
+    return p
+
+
+def colour_sequence(output):
+    """Dominant colour of each image update (the bytes between DECSC and DECRC)."""
+    seq = []
+    for chunk in re.findall(rb'\x1b7(.*?)\x1b8', output, re.S):
+        m = re.findall(rb'[34]8;2;(\d+);(\d+);(\d+)', chunk)
+        if m:
+            seq.append(tuple(int(v) for v in max(set(m), key=m.count)))
+    return seq
+
+
+def frames_shown(output):
+    return [COLOURS.index(c) for c in colour_sequence(output)]
+
+
+def status_row(buffer, rows=24, cols=80):
+    return ''.join(buffer[rows - 1][x].data for x in range(cols))
+
+
+# MARK: - Ctrl-Z and fg
+
+def test_ctrl_z_restores_the_terminal_and_fg_continues_from_the_same_frame(six_frames):
+    stopped_for = 3.0     # longer than the rest of both plays (2 s): nothing may be skipped
+    r = h.run([six_frames, '--status'], actions=[
+        (lambda st: len(frames_shown(st.output)) >= 3, b'\x1a'),        # Ctrl-Z on frame 2
+        (lambda st: st.stopped and time.monotonic() - st.stopped_since > stopped_for, signal.SIGCONT),
+    ])
+    assert r.status == 0
+    assert len(r.stops) == 1
+    stop = r.stops[0]
+    before, after = r.output[:stop['offset']], r.output[stop['offset']:]
+    # Stopped with the terminal as it was: modes, normal screen, cursor shown.
+    assert stop['stty'] == r.stty_before
+    assert before.rfind(b'\x1b[?1049l') > before.rfind(b'\x1b[?1049h') >= 0
+    assert before.rfind(b'\x1b[?25h') > before.rfind(b'\x1b[?25l')
+    assert r.screen.alt_entries == 2 and restored(r)
+    # fg: the alternate screen again, cursor hidden, the same frame repainted, then the rest of
+    # both plays in order, none dropped.
+    assert b'\x1b[?1049h' in after and b'\x1b[?25l' in after
+    shown_before = frames_shown(before)
+    shown_after = frames_shown(after)
+    assert shown_after[0] == shown_before[-1]
+    assert shown_before + shown_after[1:] == list(range(6)) * 2
+    for snapshot in r.screen.alt_snapshots:
+        assert 'drops 0' in status_row(snapshot)
+    assert 'play 2/2' in status_row(r.screen.alt_snapshots[-1])
+
+
+def test_ctrl_z_while_paused_stays_paused(forever):
+    r = h.run([forever, '--status'], actions=[
+        (lambda st: len(colour_sequence(st.output)) >= 2, b' '),
+        (lambda st: 'paused' in h_text(st.output), b'\x1a'),
+        (lambda st: st.stopped, signal.SIGCONT),
+        (lambda st: b'\x1b[?1049h' in st.since_stop() and b'\x1b8' in st.since_stop(), b'q'),
+    ])
+    assert r.status == 0 and len(r.stops) == 1 and restored(r)
+    assert 'paused' in status_row(r.screen.alt_snapshots[-1])
+    # Only the repaint after fg: paused playback drew nothing new.
+    assert len(colour_sequence(r.output[r.stops[0]['offset']:])) == 1
+
+
+def h_text(output):
+    return bytes(output).decode('utf-8', 'replace')
+
+
+def restored(r):
+    assert r.stty_before == r.stty_after
+    assert r.screen.saved is None and not r.screen.cursor.hidden
+    return True

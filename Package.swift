@@ -36,6 +36,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AnimatedCoreTests", dependencies: ["AnimatedCore"]),
+        // The CLI's pure logic (key decoding, status line, option parsing).
+        .testTarget(name: "AnimplayTests", dependencies: ["animplay", "CNcurses"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -101,3 +101,54 @@ def restored(r):
     assert r.stty_before == r.stty_after
     assert r.screen.saved is None and not r.screen.cursor.hidden
     return True
+
+
+class Watch:
+    """A pyte screen fed incrementally from `State.output` (predicates run every few ms)."""
+    def __init__(self, cols=80, rows=24):
+        import pyte
+        self.cols, self.rows = cols, rows
+        self.screen = h.AltScreen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.fed = 0
+
+    def status(self, st):
+        self.stream.feed(bytes(st.output[self.fed:]))
+        self.fed = len(st.output)
+        return status_row(self.screen.buffer, self.rows, self.cols)
+
+
+# MARK: - Keys
+
+@pytest.mark.parametrize('term', ['xterm-256color',     # keypad keys decoded by ncurses (kpADD...)
+                                  'screen-256color'])   # no kpADD: the raw SS3 bytes reach animplay
+def test_keypad_keys_act_like_main_keys_and_other_sequences_are_ignored(forever, term):
+    w = Watch()
+    ignored = b''.join([b'\x1bOM',        # keypad Enter
+                        b'\x1bOu', b'\x1bOE',   # keypad 5 (xterm, other terminals)
+                        b'\x1bx',         # Alt-x
+                        b'\x1b[20~',      # F9 (holds a '0')
+                        b'\x1b[1;5C',     # Ctrl-Right
+                        b'\x1bOq'])       # keypad 1
+    r = h.run([forever, '--status'], term=term, colorterm='truecolor', actions=[
+        (lambda st: len(colour_sequence(st.output)) >= 1, b' '),
+        (lambda st: 'paused' in w.status(st), b'\x1b[C'),              # step to frame 2
+        (lambda st: 'frame 2/2' in w.status(st), b'\x1bOk'),           # keypad +
+        (lambda st: 'speed 1.19x' in w.status(st), ignored + b'\x1bOp'),  # ... then keypad 0
+        (lambda st: 'frame 1/2' in w.status(st), b'\x1bOm'),           # keypad -
+        (lambda st: 'speed 1.00x' in w.status(st), b'\x1b'),           # a lone Esc quits
+    ])
+    assert r.status == 0 and restored(r)
+    final = status_row(r.screen.alt_snapshots[-1])
+    assert 'frame 1/2' in final and 'speed 1.00x' in final and 'paused' in final
+
+
+@pytest.mark.parametrize('key', [b'\x1bx', b'\x1bOM', b'\x1bOu', b'\x1b[20~'])
+def test_alt_and_keypad_keys_do_not_quit(forever, key):
+    w = Watch()
+    r = h.run([forever, '--status'], actions=[
+        (lambda st: len(colour_sequence(st.output)) >= 1, key + b' '),   # the key, then pause
+        (lambda st: 'paused' in w.status(st), b'q'),
+    ])
+    assert r.status == 0 and restored(r)
+    assert 'paused' in status_row(r.screen.alt_snapshots[-1])

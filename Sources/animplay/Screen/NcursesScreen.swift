@@ -94,15 +94,26 @@ final class NcursesScreen {
     }
 
     /// Keys typed since the last call (ncurses key codes; KEY_RESIZE is dropped: resizes come
-    /// through the signal pipe).
+    /// through the signal pipe). The keypad's + − 0, which terminfo entries with extended names
+    /// (xterm's kpADD, kpSUB, kpZRO) decode to codes of their own, come back as '+', '-', '0'.
     func readKeys() -> [Int32] {
         var keys: [Int32] = []
         while true {
             let k = wgetch(inputWindow)
             if k == ERR { break }
-            if k != KEY_RESIZE { keys.append(k) }
+            if k != KEY_RESIZE { keys.append(k >= KEY_MAX ? Self.keypadMainKey(k) ?? k : k) }
         }
         return keys
+    }
+
+    private static func keypadMainKey(_ code: Int32) -> Int32? {
+        guard let name = keyname(code) else { return nil }
+        switch String(cString: name) {
+        case "kpADD": return 0x2B
+        case "kpSUB": return 0x2D
+        case "kpZRO": return 0x30
+        default: return nil
+        }
     }
 
     /// Gives the terminal back as `newterm` found it (Ctrl-Z), until `resume()`.

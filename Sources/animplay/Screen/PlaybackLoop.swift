@@ -70,8 +70,7 @@ final class PlaybackLoop {
             if update.finished && !player.status.paused { return .finished }
             // 3. Sleep until the deadline, a key or a signal.
             wait(until: update.nextDeadline)
-            for key in screen.readKeys() {
-                guard let action = KeyMap.action(for: key) else { continue }
+            for action in KeyMap.actions(for: screen.readKeys()) {
                 if action == .quit { return .quit }
                 apply(action)
             }

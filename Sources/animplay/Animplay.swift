@@ -19,6 +19,7 @@ struct Animplay: ParsableCommand {
           4  the image exceeds a decoding limit (see --max-pixels, --max-dimension)
          64  usage error
         """,
+        version: AnimplayVersion.string,
         subcommands: [Play.self, Info.self, Dump.self],
         defaultSubcommand: Play.self
     )

@@ -152,3 +152,17 @@ def test_alt_and_keypad_keys_do_not_quit(forever, key):
     ])
     assert r.status == 0 and restored(r)
     assert 'paused' in status_row(r.screen.alt_snapshots[-1])
+
+
+# MARK: - --version
+
+def test_version_prints_one_line_and_touches_nothing():
+    for args in (['--version'], ['info', '--version'], ['play', '--version']):
+        r = h.run(args)
+        assert r.status == 0, args
+        assert re.fullmatch(rb'\d+\.\d+\.\d+\r?\n', r.output), r.output
+        assert r.stty_before == r.stty_after and r.screen.alt_entries == 0
+    # The same line when stdout is not a terminal, and it is in the root help.
+    p = subprocess.run([h.binary(), '--version'], capture_output=True)
+    assert p.returncode == 0 and re.fullmatch(rb'\d+\.\d+\.\d+\n', p.stdout) and p.stderr == b''
+    assert b'--version' in subprocess.run([h.binary(), '--help'], capture_output=True).stdout

@@ -141,6 +141,17 @@ struct CLIFailure: Error {
     var line: String { "animplay: " + (file.map { "\($0): " } ?? "") + message }
 }
 
+/// Warnings about a damaged but usable source, one line each on stderr: what the decoder
+/// noticed (the warnings `info` lists), then the frames found corrupt while compositing (the
+/// problems `info --decode` lists per frame). `play` calls it after the terminal is restored.
+func reportWarnings(_ info: AnimationInfo, problems: [Int: String], file: String) {
+    var text = ""
+    for w in info.warnings { text += "animplay: \(file): warning: \(w)\n" }
+    // Each problem names its frame already ("invalid image: frame 2: image data truncated").
+    for (_, p) in problems.sorted(by: { $0.key < $1.key }) { text += "animplay: \(file): warning: \(p)\n" }
+    StandardError.write(text)
+}
+
 /// Runs a subcommand body, turning `CLIFailure` into one line on stderr and an exit code.
 func reportingFailures(_ body: () throws -> Void) throws {
     do {

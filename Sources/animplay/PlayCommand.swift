@@ -130,6 +130,8 @@ struct Play: ParsableCommand {
             writer.printLines(loop.grid)
             TerminalOutput.write(1, writer.bytes)
         }
+        // After the terminal is restored (on the alternate screen they would vanish with it).
+        if end != .signal(SIGHUP) { reportWarnings(info, problems: player.frameProblems, file: source.displayName) }
         if case .failed(let error) = end {
             throw CLIFailure(file: source.displayName, error: error)
         }
@@ -182,6 +184,7 @@ struct Play: ParsableCommand {
         var writer = SGRCellWriter(mode: colorMode)
         writer.printLines(grid)
         TerminalOutput.write(1, writer.bytes)
+        reportWarnings(decoder.info, problems: compositor.problems, file: source.displayName)
     }
 }
 

@@ -166,3 +166,73 @@ def test_version_prints_one_line_and_touches_nothing():
     p = subprocess.run([h.binary(), '--version'], capture_output=True)
     assert p.returncode == 0 and re.fullmatch(rb'\d+\.\d+\.\d+\n', p.stdout) and p.stderr == b''
     assert b'--version' in subprocess.run([h.binary(), '--help'], capture_output=True).stdout
+
+
+# MARK: - Warnings after the terminal is restored
+
+def dump_warnings(args):
+    """The warning lines `animplay dump` prints for the same source."""
+    out = tempfile.mkdtemp(prefix='animplay-dump-', dir=TMP)
+    p = subprocess.run([h.binary(), 'dump'] + args + ['-o', out], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    return [l for l in p.stderr.splitlines() if ': warning: ' in l]
+
+
+def warnings_after_restore(r):
+    """Warning lines written after the alternate screen was left, in order."""
+    tail = r.output[r.output.rfind(b'\x1b[?1049l'):] if r.screen.alt_entries else r.output
+    text = tail.decode('utf-8', 'replace').replace('\r', '')
+    return [l[l.index('animplay: '):] for l in text.split('\n') if 'animplay: ' in l and ': warning: ' in l]
+
+
+@pytest.fixture(scope='module')
+def truncated_gif():
+    """100 frames of 20 ms, cut after about a third: the first ~35 frames play."""
+    p = os.path.join(TMP, 'truncated.gif')
+    frames = [[((k * 37) % 256, (k * 91) % 256, 128)] * (16 * 8) for k in range(100)]
+    write_gif(p, 16, 8, frames, delay_cs=2, loops=1)
+    data = open(p, 'rb').read()
+    open(p, 'wb').write(data[:len(data) * 35 // 100])
+    return p
+
+
+def test_damaged_file_plays_then_warns_once_the_terminal_is_restored(truncated_gif):
+    expected = dump_warnings([truncated_gif])
+    assert any('truncated' in l for l in expected) and len(expected) >= 2   # index + frame problem
+    info = subprocess.run([h.binary(), 'info', '--json', truncated_gif], capture_output=True, text=True)
+    import json
+    for w in json.loads(info.stdout)['warnings']:
+        assert f'animplay: {truncated_gif}: warning: {w}' in expected
+    r = h.run([truncated_gif])
+    assert r.status == 0 and restored(r)
+    assert warnings_after_restore(r) == expected
+    # Nothing of it on the alternate screen, and the warnings sit below the last frame.
+    assert all('warning' not in ''.join(c.data for c in row.values()) for row in r.screen.alt_snapshots[-1].values())
+    assert any('warning' in ''.join(r.screen.buffer[y][x].data for x in range(80)) for y in range(24))
+
+
+def test_damaged_still_image_warns_after_printing(tmp_path):
+    p = str(tmp_path / 'still.gif')
+    write_gif(p, 16, 8, [solid(16, 8, COLOURS[0])])
+    data = open(p, 'rb').read()
+    open(p, 'wb').write(data[:len(data) - 60])      # inside the image data
+    r = h.run([p])
+    assert r.status == 0 and r.screen.alt_entries == 0
+    assert warnings_after_restore(r) == dump_warnings([p]) != []
+
+
+def test_folder_warnings_after_restore(tmp_path, forever):
+    folder = tmp_path / 'frames'
+    folder.mkdir()
+    for i, c in enumerate(COLOURS[:3]):
+        write_gif(str(folder / f'f{i}.gif'), 16, 8, [solid(16, 8, c)])
+    import shutil
+    shutil.copy(forever, folder / 'f3.gif')               # animated: only its first frame
+    (folder / 'notes.txt').write_text('not an image')
+    (folder / 'sub').mkdir()
+    r = h.run([str(folder), '--loop', '1'])
+    assert r.status == 0 and restored(r)
+    got = warnings_after_restore(r)
+    assert got == dump_warnings([str(folder)])
+    assert any('1 images are animated: only their first frame is shown' in l for l in got)
+    assert any('skipped 1 files' in l for l in got)

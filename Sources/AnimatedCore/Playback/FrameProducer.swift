@@ -15,10 +15,15 @@ struct FrameProducer {
             return
         }
         var cursor = FrameBuffer.Cursor()
+        var reported = 0
         while case .produce(let target, let generation, let size) = buffer.nextJob(&cursor, cost: { f in
             Self.start(toward: f, from: compositor).distance(to: f) + 1
         }) {
             produce(target, generation: generation, size: size, with: compositor)
+            if compositor.problems.count != reported {
+                reported = compositor.problems.count
+                buffer.noteProblems(compositor.problems)
+            }
         }
     }
 

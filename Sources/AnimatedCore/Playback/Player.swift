@@ -329,6 +329,10 @@ public final class Player {
         return s
     }
 
+    /// Frames found corrupt while compositing so far, with the reason (what decoded was still
+    /// shown): the per-frame problems `Compositor.problems` lists, for warnings after playback.
+    public var frameProblems: [Int: String] { buffer.problems }
+
     /// The frame buffer's figures (bytes, peak, decodes, evictions).
     public var bufferStats: FrameBufferStats { buffer.stats }
 

@@ -37,7 +37,7 @@ let package = Package(
         ),
         .testTarget(name: "AnimatedCoreTests", dependencies: ["AnimatedCore"]),
         // The CLI's pure logic (key decoding, status line, option parsing).
-        .testTarget(name: "AnimplayTests", dependencies: ["animplay", "CNcurses"]),
+        .testTarget(name: "AnimplayTests", dependencies: ["animplay", "AnimatedCore", "CNcurses"]),
     ],
     swiftLanguageModes: [.v6]
 )

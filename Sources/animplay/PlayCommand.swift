@@ -50,7 +50,7 @@ struct Play: ParsableCommand {
     @Flag(help: "Keep the aspect ratio (--fit, default) or fill the box (--stretch).")
     var fitMode: FitMode = .fit
 
-    @Option(help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits).", valueName: "N"))
+    @Option(help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits; when N does not fit, the largest whole factor that does, as the status line says).", valueName: "N"))
     var scale: Int?
 
     @Option(help: ArgumentHelp("Behind transparent pixels: none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "COLOR|checker"))
@@ -122,7 +122,7 @@ struct Play: ParsableCommand {
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
         let loop = PlaybackLoop(player: player, renderSize: first.size, view: view, screen: screen, signals: signals,
                                 renderer: CellRenderer(mode: colorMode, background: background),
-                                showStatus: status, layoutFor: layoutFor)
+                                showStatus: status, requestedScale: fitMode == .fit ? scale : nil, layoutFor: layoutFor)
         let end = loop.run()
         screen.end()
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {

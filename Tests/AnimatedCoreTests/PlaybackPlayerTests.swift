@@ -327,6 +327,31 @@ import Testing
         #expect(p.update().frame == nil)
     }
 
+    @Test func fpsCountsShownFramesOverAWindowOfFrames() throws {
+        // Frames of 3 s: a time window of 2 s would hold one draw and read 0.
+        let time = ManualTime()
+        let slow = try makePlayer(SolidDecoder(frames: 4, delayMs: 3000, plays: 0), PlayerOptions(), time: time)
+        _ = play(slow, time, maxDraws: 4)
+        #expect(abs(slow.status.effectiveFPS - 1.0 / 3) < 0.001)
+        // Redraws after resizes are not frames shown: 25 fps stays 25 fps through a burst.
+        let p = try makePlayer(SolidDecoder(frames: 50, delayMs: 40, plays: 0), PlayerOptions(), time: time)
+        _ = play(p, time, maxDraws: 20)
+        #expect(abs(p.status.effectiveFPS - 25) < 0.01)
+        for w in 2...9 {
+            p.resize(to: RenderSize(width: w, height: w))
+            time.advance(ms: 1)
+            #expect(settle(p).frame != nil)
+        }
+        #expect(abs(p.status.effectiveFPS - 25) < 0.01)
+        // Steps while paused are not playback; resuming starts the window afresh.
+        p.togglePause()
+        for _ in 0..<5 { p.step(1); time.advance(ms: 1); _ = settle(p) }
+        #expect(p.status.effectiveFPS == 0)
+        p.togglePause()
+        _ = play(p, time, maxDraws: 10)
+        #expect(abs(p.status.effectiveFPS - 25) < 0.01)
+    }
+
     @Test func statusReportsRates() throws {
         let time = ManualTime()
         let p = try makePlayer(SolidDecoder(frames: 50, delayMs: 40, plays: 0), PlayerOptions(), time: time)

@@ -236,3 +236,31 @@ def test_folder_warnings_after_restore(tmp_path, forever):
     assert got == dump_warnings([str(folder)])
     assert any('1 images are animated: only their first frame is shown' in l for l in got)
     assert any('skipped 1 files' in l for l in got)
+
+
+# MARK: - --scale that does not fit; the status line at 70 columns
+
+def test_scale_that_does_not_fit_uses_the_largest_whole_factor_and_says_so(tmp_path):
+    a, b = (250, 0, 0), (0, 0, 250)
+    checker = [a if (x + y) % 2 else b for y in range(16) for x in range(16)]
+    p = str(tmp_path / 'checker.gif')
+    write_gif(p, 16, 16, [checker, checker[::-1]], delay_cs=10, loops=0)
+    w = Watch(70, 20)
+    r = h.run([p, '--scale', '10', '--status'], cols=70, rows=20, actions=[
+        (lambda st: len(colour_sequence(st.output)) >= 1, b' '),
+        (lambda st: 'paused' in w.status(st), b'q'),
+    ])
+    assert r.status == 0 and restored(r)
+    alt = r.screen.alt_snapshots[-1]
+    # 70x19 cells (38 pixel rows) hold 16x16 twice, not 10 times: 32x32 pixels, 16 rows.
+    cells = h.halves(alt, 70, 19)
+    image = [(y, x) for y in range(19) for x in range(70) if cells[y][x] != (None, None)]
+    ys = {y for y, _ in image}; xs = {x for _, x in image}
+    assert (len(ys), len(xs)) == (16, 32) and len(image) == 16 * 32
+    # Every pixel is one of the two colours (a fractional 2.5x would average neighbours), and
+    # each source pixel is 2 columns wide.
+    assert {c for y, x in image for c in cells[y][x]} == {a, b}
+    top, left = min(ys), min(xs)
+    assert all(cells[top][left + 2 * i] == cells[top][left + 2 * i + 1] for i in range(16))
+    line = status_row(alt, 20, 70)
+    assert line.startswith(' paused  frame ') and 'scale 2x (10x does not fit)' in line

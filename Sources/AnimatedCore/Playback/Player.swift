@@ -106,6 +106,7 @@ public final class Player {
             if needsDraw, let frame {
                 if waiting { resumeAfterWait(now) }
                 drawn = frame
+                if shownFrame != wanted && !paused { meter.record(now) }   // not a redraw or a step
                 shownFrame = wanted
                 shownGeneration = generation
                 noteDraw(now)
@@ -166,7 +167,6 @@ public final class Player {
         var s = min(now, clock.time(atNominal: schedule.start(of: position)) ?? now)
         if tick > 0, let last = slot { s = min(now, max(s, last + tick)) }
         slot = s
-        meter.record(now)
     }
 
     /// When the next frame is due (or the last play ends), respecting the display tick.
@@ -195,6 +195,7 @@ public final class Player {
             paused = true
             if !waiting { clock.hold(nominal: currentNominal(now), at: now) }
         }
+        meter.reset()
         planned = nil
     }
 
@@ -205,6 +206,7 @@ public final class Player {
         let now = time.now()
         suspended = true
         if !paused && !waiting { clock.hold(nominal: currentNominal(now), at: now) }
+        meter.reset()
         planned = nil
     }
 
@@ -319,7 +321,7 @@ public final class Player {
         var s = PlayerStatus(
             frameIndex: order.frame(at: position), frameCount: info.frameCount,
             play: order.play(at: position) + 1, plays: order.plays,
-            effectiveFPS: meter.rate(at: time.now()), droppedFrames: dropped,
+            effectiveFPS: meter.rate, droppedFrames: dropped,
             speed: options.speed, mode: options.mode, paused: paused, finished: finished,
             bufferBytes: stats.bytes, bufferBudget: stats.budget, framesCached: stats.framesCached)
         s.mergedFrames = merged
@@ -353,6 +355,7 @@ public final class Player {
     /// Goes to timeline position `t`: held there if paused, else waiting for its frame and
     /// then playing on from its start.
     private func jump(to t: Int, at now: UInt64) {
+        meter.reset()
         position = t
         finished = false
         planned = nil

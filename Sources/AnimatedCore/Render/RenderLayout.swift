@@ -16,30 +16,39 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
     /// Top-left cell of the image inside the box (0-based).
     public var row: Int
     public var column: Int
+    /// The whole factor the canvas is shown at (1: its own size); nil when it is reduced to
+    /// fit or stretched.
+    public var factor: Int?
     /// Cell rows covered: ⌈height / 2⌉.
     public var rows: Int { (size.height + 1) / 2 }
 
-    public init(size: RenderSize, row: Int, column: Int) {
-        self.size = size; self.row = row; self.column = column
+    public init(size: RenderSize, row: Int, column: Int, factor: Int? = nil) {
+        self.size = size; self.row = row; self.column = column; self.factor = factor
     }
 
     public var description: String { "\(size) at row \(row), column \(column)" }
 
     /// Lays out a `canvasWidth`×`canvasHeight` image in a box of `columns`×`rows` cells.
-    /// `scale` forces a whole enlargement factor (still reduced if it does not fit).
+    /// `scale` asks for a whole enlargement factor; when it does not fit, the largest whole
+    /// factor that does is used (`factor` says which), never a fraction: pixel art stays sharp.
+    /// Only an image larger than the box is reduced.
     public static func compute(canvasWidth cw: Int, canvasHeight ch: Int, columns: Int, rows: Int,
                                fit: FitMode = .fit, scale: Int? = nil) -> RenderLayout {
         let cols = max(1, columns), boxRows = max(1, rows)
         let bw = cols, bh = 2 * boxRows
         let cw = max(1, cw), ch = max(1, ch)
         var w: Int, h: Int
+        var factor: Int?
         switch fit {
         case .stretch:
             w = bw; h = bh
         case .fit:
-            let k = scale ?? max(1, min(bw / cw, bh / ch))
-            w = cw * max(1, k); h = ch * max(1, k)
+            let fits = min(bw / cw, bh / ch)        // 0: not even at its own size
+            let k = max(1, min(scale ?? fits, max(1, fits)))
+            w = cw * k; h = ch * k
+            factor = k
             if w > bw || h > bh {
+                factor = nil
                 // Reduce, keeping the aspect ratio; the limiting side fills the box exactly.
                 if bw * ch <= bh * cw {
                     w = bw; h = min(bh, max(1, (ch * bw * 2 + cw) / (2 * cw)))
@@ -50,6 +59,6 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
         }
         let cellRows = (h + 1) / 2
         return RenderLayout(size: RenderSize(width: w, height: h),
-                            row: (boxRows - cellRows) / 2, column: (cols - w) / 2)
+                            row: (boxRows - cellRows) / 2, column: (cols - w) / 2, factor: factor)
     }
 }

@@ -26,6 +26,8 @@ final class PlaybackLoop {
     let grid = CellGrid()
     private(set) var hasFrame = false
     private var showStatus: Bool
+    /// --scale, if given (the status line says when it does not fit).
+    private let requestedScale: Int?
     /// Where frames go for a given box (rows × columns of cells available for the image).
     private let layoutFor: (_ rows: Int, _ columns: Int) -> RenderLayout
     private var layout: RenderLayout
@@ -34,10 +36,11 @@ final class PlaybackLoop {
 
     /// `renderSize`: what the player was created with (re-fitted if ncurses sees another size).
     init(player: Player, renderSize: RenderSize, view: PlaybackView, screen: NcursesScreen,
-         signals: SignalPipe, renderer: CellRenderer, showStatus: Bool,
+         signals: SignalPipe, renderer: CellRenderer, showStatus: Bool, requestedScale: Int? = nil,
          layoutFor: @escaping (_ rows: Int, _ columns: Int) -> RenderLayout) {
         self.player = player; self.view = view; self.screen = screen; self.signals = signals
-        self.renderer = renderer; self.showStatus = showStatus; self.layoutFor = layoutFor
+        self.renderer = renderer; self.showStatus = showStatus; self.requestedScale = requestedScale
+        self.layoutFor = layoutFor
         layout = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns)
         if layout.size != renderSize { player.resize(to: layout.size) }
     }
@@ -146,17 +149,29 @@ final class PlaybackLoop {
     }
 
     private func statusLine() -> String {
-        let s = player.status
+        Self.statusLine(player.status, scale: requestedScale.map { (shown: layout.factor, asked: $0) })
+    }
+
+    /// The status line: the state first (a narrow terminal cuts the end, never "paused"), then
+    /// the place, then the figures. `scale`: the user's --scale and the whole factor shown,
+    /// mentioned when they differ.
+    static func statusLine(_ s: PlayerStatus, scale: (shown: Int?, asked: Int)? = nil) -> String {
         var parts = [
+            s.paused ? "paused" : s.finished ? "ended" : "playing",
             "frame \(s.frameIndex + 1)/\(s.frameCount)",
             s.plays == 0 ? "play \(s.play)" : "play \(s.play)/\(s.plays)",
+        ]
+        if s.mode != .normal { parts[0] += " " + s.mode.rawValue }
+        if let scale, scale.shown != scale.asked {
+            parts.append(scale.shown.map { "scale \($0)x (\(scale.asked)x does not fit)" }
+                         ?? "reduced (\(scale.asked)x does not fit)")
+        }
+        parts += [
+            "speed \(Self.fixed(s.speed, 2))x",
             "\(Self.fixed(s.effectiveFPS, 1)) fps",
             "drops \(s.droppedFrames)",
-            "speed \(Self.fixed(s.speed, 2))x",
             "buffer \(Self.fixed(Double(s.bufferBytes) / 1_048_576, 1)) MB",
         ]
-        if s.mode != .normal { parts.append(s.mode.rawValue) }
-        if s.paused { parts.append("paused") }
         return " " + parts.joined(separator: "  ")
     }
 

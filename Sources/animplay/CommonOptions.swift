@@ -28,13 +28,13 @@ struct DecodeOptionGroup: ParsableArguments {
 /// `--atlas FILE.json`); or a frame sequence (several files, or a folder of images).
 struct SourceOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("""
-        The image to open (GIF, PNG/APNG, WebP; the format is sniffed from the bytes). Several \
-        files, or one folder (its images in natural order: frame2 before frame10), play as the \
+        The image to read (GIF, PNG/APNG, WebP; the format is sniffed from the bytes). Several \
+        files, or one folder (its images in natural order: frame2 before frame10), are the \
         frames of one animation.
         """, valueName: "FILE"))
     var files: [String]
 
-    @Option(help: ArgumentHelp("Play a still image as a sprite sheet of C columns by R rows of equal cells, row-major.", valueName: "CxR"))
+    @Option(help: ArgumentHelp("Take a still image as a sprite sheet of C columns by R rows of equal cells, row-major.", valueName: "CxR"))
     var sprite: String?
 
     @Option(help: ArgumentHelp("Keep only the first N frames (sheets often end with empty cells).", valueName: "N"))
@@ -49,7 +49,7 @@ struct SourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Cut the image by a TexturePacker or Aseprite JSON atlas (frame rects, durations, tags).", valueName: "FILE.json"))
     var atlas: String?
 
-    @Option(help: ArgumentHelp("With --atlas: play only this Aseprite tag, in its direction.", valueName: "NAME"))
+    @Option(help: ArgumentHelp("With --atlas: only the frames of this Aseprite tag, in its direction.", valueName: "NAME"))
     var tag: String?
 
     @Option(help: ArgumentHelp("Sheets and sequences: frames per second (default 10; an atlas's durations apply unless --fps or --delay is given).", valueName: "F"))

@@ -18,10 +18,12 @@ struct Play: ParsableCommand {
           space  pause / resume          ← →  step one frame (paused)
           + -    faster / slower         r    reverse
           0      restart                 i    status line
-          q Esc Ctrl-C  quit
+          q Esc Ctrl-C  quit             Ctrl-Z  suspend (fg resumes on the same frame)
+          The keypad's + - 0 work too; other keys and Alt+key are ignored.
 
         On exit the terminal is restored and the last frame is printed into the normal screen \
-        (like `cat` of an image) unless --clear. Still images are printed once. stdout must be \
+        (like `cat` of an image) unless --clear; warnings about a damaged file follow on \
+        stderr. Still images are printed once. stdout must be \
         a terminal; to extract frames use `animplay dump`.
         """
     )
@@ -71,7 +73,7 @@ struct Play: ParsableCommand {
         if let plays, plays < 0 { throw ValidationError("--loop must be 0 (forever) or more") }
         if let scale, scale < 1 { throw ValidationError("--scale must be 1 or more") }
         if let bufferMb, bufferMb < 1 { throw ValidationError("--buffer-mb must be 1 or more") }
-        if let size, parseCellSize(size) == nil { throw ValidationError("--size must look like WxH in cells (e.g. 80x24), got '\(size)'") }
+        if let size, parseCellSize(size) == nil { throw ValidationError(Self.sizeProblem(size)) }
         guard parseBackground(bg) != nil else { throw ValidationError("--bg must be none, checker, RRGGBB, #RRGGBB, black, white or grey, got '\(bg)'") }
     }
 
@@ -189,6 +191,15 @@ struct Play: ParsableCommand {
 }
 
 extension Play {
+    /// What is wrong with a --size value: its form, or a zero.
+    static func sizeProblem(_ s: String) -> String {
+        let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        if parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) {
+            return "--size must be at least 1x1 cells, got \(w)x\(h)"
+        }
+        return "--size must look like WxH in cells (e.g. 80x24), got '\(s)'"
+    }
+
     static var termName: String { getenv("TERM").map { String(cString: $0) } ?? "(unset)" }
 }
 

@@ -6,16 +6,17 @@ import Glibc
 #endif
 
 struct Play: ParsableCommand {
+    // Help text in ASCII: the man page generator (generate-manual) drops other characters.
     static let configuration = CommandConfiguration(
         abstract: "Play an animation in the terminal (the default subcommand).",
         discussion: """
-        Each character cell shows two pixels (▀: upper pixel in the foreground colour, lower \
+        Each character cell shows two pixels (an upper half block: upper pixel in the foreground colour, lower \
         pixel in the background colour). The image is fitted into the terminal (or --size), \
         centred; pixel art is enlarged by whole factors only; reductions average the covered \
         area in linear light.
 
         KEYS
-          space  pause / resume          ← →  step one frame (paused)
+          space  pause / resume          Left Right  step one frame (paused)
           + -    faster / slower         r    reverse
           0      restart                 i    status line
           q Esc Ctrl-C  quit             Ctrl-Z  suspend (fg resumes on the same frame)
@@ -34,7 +35,7 @@ struct Play: ParsableCommand {
     @Option(name: .customLong("loop"), help: ArgumentHelp("Number of plays; 0 = forever (default: the file's own count).", valueName: "N"))
     var plays: Int?
 
-    @Option(help: ArgumentHelp("Playback rate, 0.1–10.", valueName: "X"))
+    @Option(help: ArgumentHelp("Playback rate, 0.1 to 10.", valueName: "X"))
     var speed: Double = 1
 
     @Option(help: "Order: normal, reverse or bounce.")

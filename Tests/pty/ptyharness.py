@@ -80,7 +80,7 @@ def stty_g(fd):
 
 
 def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-256color',
-        colorterm='truecolor'):
+        colorterm='truecolor', exe=None):
     """actions: (when, bytes to type | signal number | callable) pairs. `when` is seconds
     counted from the first byte the program writes (its signal handlers and terminal are set up
     by then, so a slow start on a loaded machine does not race the actions), or a predicate on
@@ -96,7 +96,7 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
     before = stty_g(slave)
     t0 = time.monotonic()
-    proc = subprocess.Popen([binary()] + list(args), stdin=slave, stdout=slave, stderr=slave,
+    proc = subprocess.Popen([exe or binary()] + list(args), stdin=slave, stdout=slave, stderr=slave,
                             env=e, start_new_session=True,
                             preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
     state = State()

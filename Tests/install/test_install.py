@@ -74,7 +74,7 @@ def test_completions_for_bash_zsh_and_fish(prefix):
     script = f'''source {bash}
     COMP_WORDS=(animplay play --max); COMP_CWORD=2; COMP_LINE="animplay play --max"; COMP_POINT=${{#COMP_LINE}}
     _animplay animplay --max play; echo "${{COMPREPLY[@]}}"; COMPREPLY=()
-    COMP_WORDS=(animplay x.gif --mode ""); COMP_CWORD=3; COMP_LINE="animplay x.gif --mode "; COMP_POINT=${{#COMP_LINE}}
+    COMP_WORDS=(animplay play x.gif --mode ""); COMP_CWORD=4; COMP_LINE="animplay play x.gif --mode "; COMP_POINT=${{#COMP_LINE}}
     _animplay animplay "" --mode; echo "${{COMPREPLY[@]}}"'''
     out = subprocess.run(['bash', '-c', script], capture_output=True, text=True)
     first, second = out.stdout.splitlines()[-2:]

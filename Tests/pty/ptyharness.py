@@ -6,7 +6,7 @@ terminal), optionally sends keys or signals at given times, collects every byte,
 fed with the output: the normal screen at the end plus a snapshot of the alternate screen at
 the moment the program left it (what was on screen after the last frame).
 """
-import copy, fcntl, os, pty, select, signal, struct, subprocess, termios, time
+import copy, fcntl, os, pty, re, select, signal, struct, subprocess, termios, time
 import pyte
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
@@ -167,6 +167,16 @@ def resize(cols, rows):
     def act(proc, master, slave):
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
     return act
+
+
+def colour_sequence(output):
+    """Dominant colour of each image update (the bytes between DECSC and DECRC)."""
+    seq = []
+    for chunk in re.findall(rb'\x1b7(.*?)\x1b8', output, re.S):
+        m = re.findall(rb'[34]8;2;(\d+);(\d+);(\d+)', chunk)
+        if m:
+            seq.append(tuple(int(v) for v in max(set(m), key=m.count)))
+    return seq
 
 
 def hexrgb(c):

@@ -161,14 +161,7 @@ def test_moving_content_matches_the_reference_frame(tmp_path):
     assert_matches_reference(alt, 0, 0, expected, 80, 44, max_delta_e=0.025)
 
 
-def colour_sequence(output):
-    """Dominant colour of each image update (the bytes between DECSC and DECRC)."""
-    seq = []
-    for chunk in re.findall(rb'\x1b7(.*?)\x1b8', output, re.S):
-        m = re.findall(rb'[34]8;2;(\d+);(\d+);(\d+)', chunk)
-        if m:
-            seq.append(tuple(int(v) for v in max(set(m), key=m.count)))
-    return seq
+colour_sequence = h.colour_sequence
 
 
 def test_loop_plays_the_requested_number_of_times(two_colour_gif):

@@ -33,14 +33,7 @@ def forever():
     return p
 
 
-def colour_sequence(output):
-    """Dominant colour of each image update (the bytes between DECSC and DECRC)."""
-    seq = []
-    for chunk in re.findall(rb'\x1b7(.*?)\x1b8', output, re.S):
-        m = re.findall(rb'[34]8;2;(\d+);(\d+);(\d+)', chunk)
-        if m:
-            seq.append(tuple(int(v) for v in max(set(m), key=m.count)))
-    return seq
+colour_sequence = h.colour_sequence
 
 
 def frames_shown(output):

@@ -25,8 +25,7 @@ let package = Package(
                        providers: [.apt(["libncurses-dev"])]),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CWebP"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+            dependencies: ["CGIF", "CPNG", "CWebP"]
         ),
         .executableTarget(
             name: "animplay",
@@ -36,8 +35,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AnimatedCoreTests", dependencies: ["AnimatedCore"]),
-        // The CLI's pure logic (key decoding, status line, option parsing).
-        .testTarget(name: "AnimplayTests", dependencies: ["animplay", "AnimatedCore", "CNcurses"]),
+        // The CLI's pure logic (startup, key decoding, status line, help texts).
+        .testTarget(name: "animplayTests", dependencies: ["animplay", "AnimatedCore", "CNcurses"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,7 +20,7 @@ struct Animplay: ParsableCommand {
          64  usage error
         """,
         version: AnimplayVersion.string,
-        subcommands: [Play.self, Info.self, Dump.self],
+        subcommands: [Play.self, Info.self, Dump.self, Probe.self],
         defaultSubcommand: Play.self
     )
 }

@@ -130,6 +130,7 @@ struct CLIFailure: Error {
         self.file = file
         if let e = error as? AnimatedError {
             message = e.description; code = e.exitCode
+            if e.kind == .system { self.file = nil }   // the system's refusal, not the file's fault
         } else {
             message = String(describing: error); code = 1
         }

@@ -115,7 +115,10 @@ struct Play: ParsableCommand {
         defer { player.stop() }
         let signals = try SignalPipe()
         defer { signals.uninstall() }
+        // One round of terminal queries before curses owns the tty (graphics, colours).
+        let probe = TerminalProbe.run()
         let screen = try NcursesScreen()
+        screen.pushBack(probe.typed)
         let (colorMode, path) = ColorSelection.choose(colors, facts: screen.facts)
         guard path != .unsupported else {
             screen.end()

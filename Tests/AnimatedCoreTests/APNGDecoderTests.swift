@@ -371,11 +371,11 @@ private func twoFrameAPNG(_ mutate: (inout [[UInt8]]) -> Void = { _ in }) -> [UI
     @Test func missingOrBrokenDefaultImageThrows() {
         // No IDAT at all.
         expectError(PNGBytes.signature + PNGBytes.ihdr(4, 4) + PNGBytes.acTL(frames: 0) + PNGBytes.iend) {
-            if case .invalid(let s) = $0 { return s.contains("IDAT") } else { return false }
+            $0.kind == .invalid && $0.message.contains("IDAT")
         }
         // Frame 0 is the default image and its data is short (like Philip Taylor 058).
         expectError(twoFrameAPNG { $0[3] = PNGBytes.idat(PNGBytes.solid(4, 2, green)) }) {
-            if case .invalid = $0 { return true } else { return false }
+            $0.kind == .invalid
         }
         // IHDR not first.
         expectError(PNGBytes.signature + PNGBytes.acTL(frames: 1) + PNGBytes.ihdr(4, 4) + PNGBytes.iend) {
@@ -390,7 +390,7 @@ private func twoFrameAPNG(_ mutate: (inout [[UInt8]]) -> Void = { _ in }) -> [UI
     @Test func idatCRCMismatchIsAnError() {
         var file = PNGBytes.signature + PNGBytes.ihdr(2, 2) + PNGBytes.idat(PNGBytes.solid(2, 2, green)) + PNGBytes.iend
         file[file.count - 12 - 1] ^= 0x40        // last byte of the IDAT CRC
-        expectError(file) { if case .invalid(let s) = $0 { return s.contains("CRC") } else { return false } }
+        expectError(file) { $0.kind == .invalid && $0.message.contains("CRC") }
     }
 
     /// A later frame with corrupt data: the animation opens; that frame's blend throws, naming it,
@@ -420,20 +420,20 @@ private func twoFrameAPNG(_ mutate: (inout [[UInt8]]) -> Void = { _ in }) -> [UI
     @Test func limitsAreCheckedOnIHDR() {
         // 2^31 - 1 wide: refused from the header, before any allocation.
         expectError(PNGBytes.signature + PNGBytes.ihdr(0x7FFF_FFFF, 1) + PNGBytes.iend) {
-            if case .limitExceeded = $0 { return true } else { return false }
+            $0.kind == .limitExceeded
         }
         expectError(PNGBytes.signature + PNGBytes.ihdr(0, 4) + PNGBytes.iend) {
-            if case .invalid = $0 { return true } else { return false }
+            $0.kind == .invalid
         }
         var options = DecodeOptions()
         options.limits.maxDimension = 3
         expectError(twoFrameAPNG(), options: options) {
-            if case .limitExceeded = $0 { return true } else { return false }
+            $0.kind == .limitExceeded
         }
         options = DecodeOptions()
         options.limits.maxFrames = 1
         expectError(twoFrameAPNG(), options: options) {
-            if case .limitExceeded(let s) = $0 { return s.contains("frames") } else { return false }
+            $0.kind == .limitExceeded && $0.message.contains("frames")
         }
     }
 
@@ -451,7 +451,7 @@ private func twoFrameAPNG(_ mutate: (inout [[UInt8]]) -> Void = { _ in }) -> [UI
         // Cut inside the IDAT: no default image, an error.
         let idatStart = 8 + 25 + 20 + 38
         expectError(Array(full[0..<(idatStart + 20)])) {
-            if case .invalid = $0 { return true } else { return false }
+            $0.kind == .invalid
         }
         // Cut inside the second frame's fdAT: frame 0 only, with a warning.
         let d = try open(Array(full[0..<(full.count - 12 - 10)]))
@@ -464,8 +464,8 @@ private func twoFrameAPNG(_ mutate: (inout [[UInt8]]) -> Void = { _ in }) -> [UI
         #expect(e.info.frameCount == 2)
         #expect(e.info.warnings.contains { $0.contains("truncated") })
         // Empty and signature-only inputs.
-        expectError(Array(full[0..<8])) { if case .invalid = $0 { return true } else { return false } }
-        expectError(Array(full[0..<20])) { if case .invalid = $0 { return true } else { return false } }
+        expectError(Array(full[0..<8])) { $0.kind == .invalid }
+        expectError(Array(full[0..<20])) { $0.kind == .invalid }
     }
 
     /// Frames reached in any order give the same pixels (the decoder keeps no hidden state

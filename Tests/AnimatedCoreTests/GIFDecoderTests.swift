@@ -22,8 +22,7 @@ import Testing
     }
 
     func isLimit(_ e: AnimatedError?) -> Bool {
-        if case .limitExceeded = e { return true }
-        return false
+        e?.kind == .limitExceeded
     }
 
     func solid(_ w: Int, _ h: Int, _ index: UInt8) -> [UInt8] { [UInt8](repeating: index, count: w * h) }

@@ -142,7 +142,7 @@ enum Hostile {
         guard case .failed(let e) = Hostile.decode(Hostile.root + "/files/" + name) else {
             Issue.record("\(name) decoded"); return
         }
-        guard case .limitExceeded = e else { Issue.record("\(name): \(e)"); return }
+        guard e.kind == .limitExceeded else { Issue.record("\(name): \(e)"); return }
     }
 
     /// 100 000 one-pixel frames index completely (the default frame limit is 2^20). The files are

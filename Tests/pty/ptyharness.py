@@ -156,10 +156,16 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     after = stty_g(slave)
     os.close(master); os.close(slave)
     screen = AltScreen(cols, rows)
-    pyte.ByteStream(screen).feed(bytes(out))
+    pyte.ByteStream(screen).feed(without_apc(bytes(out)))
     r = Result(status, bytes(out), screen, before, after, wall, maxrss)
     r.stops = state.stops
     return r
+
+
+def without_apc(data):
+    """APC strings (ESC _ ... ESC \\, e.g. the kitty graphics query) removed: terminals consume
+    them, pyte would print their contents as text."""
+    return re.sub(rb'\x1b_[^\x1b]*\x1b\\', b'', data)
 
 
 def resize(cols, rows):

@@ -52,8 +52,8 @@ public final class APNGDecoder: AnimationDecoder {
             do {
                 try Self.decode(plans[0], with: pixels, into: scratch)
             } catch {
-                if index.frames[0].isDefaultImage { throw .invalid("frame 0: \(error.reason)") }
-                warnings.append("frame 0 cannot be decoded (\(error.reason)); showing the default image")
+                if index.frames[0].isDefaultImage { throw .invalid("frame 0: \(error.message)") }
+                warnings.append("frame 0 cannot be decoded (\(error.message)); showing the default image")
                 plans = []; frames = []; plays = 1
             }
         } else if index.hasAnimationChunks {
@@ -70,7 +70,7 @@ public final class APNGDecoder: AnimationDecoder {
             do {
                 try Self.decode(plans[0], with: pixels, into: scratch)
             } catch {
-                throw .invalid("default image: \(error.reason)")
+                throw .invalid("default image: \(error.message)")
             }
         }
 
@@ -106,7 +106,7 @@ public final class APNGDecoder: AnimationDecoder {
                             at: r.x, r.y, onto: canvas, op: plan.blend)
             }
         } catch {
-            throw .invalid("frame \(index): \(error.reason)")
+            throw .invalid("frame \(index): \(error.message)")
         }
     }
 
@@ -136,15 +136,5 @@ fileprivate final class PixelScratch {
             capacity = count
         }
         return pointer
-    }
-}
-
-fileprivate extension AnimatedError {
-    /// The message without the category prefix `description` adds.
-    var reason: String {
-        switch self {
-        case .invalid(let s), .unreadable(let s), .unsupportedFormat(let s), .limitExceeded(let s), .output(let s):
-            return s
-        }
     }
 }

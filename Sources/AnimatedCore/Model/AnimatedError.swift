@@ -1,32 +1,73 @@
-/// Every failure animplay reports: one line, naming the problem (the CLI adds the file name).
-public enum AnimatedError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The file could not be read (missing, a directory, permissions, I/O).
-    case unreadable(String)
-    /// The bytes are not a format animplay knows.
-    case unsupportedFormat(String)
-    /// The file is malformed beyond what can be shown.
-    case invalid(String)
-    /// Decoding would exceed a configured limit (size, pixels, memory).
-    case limitExceeded(String)
-    /// An output could not be written.
-    case output(String)
+/// Every failure AnimatedCore reports: what kind of problem it is, and one line saying what went
+/// wrong (the CLI adds the file name).
+///
+/// Throw sites read as before: `throw .invalid("no frames")`. Callers that care about the kind
+/// compare ``kind``; callers that show the error print ``description``.
+public struct AnimatedError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of problem it is: decides the category prefix and the exit status.
+    public enum Kind: Sendable, Equatable, CaseIterable {
+        /// The file could not be read (missing, a directory, permissions, I/O).
+        case unreadable
+        /// The bytes are not a format AnimatedCore knows.
+        case unsupportedFormat
+        /// The file is malformed beyond what can be shown.
+        case invalid
+        /// Decoding would exceed a configured limit (size, pixels, memory).
+        case limitExceeded
+        /// An output could not be written.
+        case output
+        /// The system refused a resource that has nothing to do with the image (a thread).
+        case system
+    }
 
+    /// What kind of problem it is.
+    public var kind: Kind
+    /// The problem, without the category prefix (for example `"no frames"`).
+    public var message: String
+
+    /// An error of `kind` saying `message`.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// The file could not be read.
+    public static func unreadable(_ message: String) -> AnimatedError { AnimatedError(.unreadable, message) }
+    /// The bytes are not a format AnimatedCore knows.
+    public static func unsupportedFormat(_ message: String) -> AnimatedError { AnimatedError(.unsupportedFormat, message) }
+    /// The file is malformed beyond what can be shown.
+    public static func invalid(_ message: String) -> AnimatedError { AnimatedError(.invalid, message) }
+    /// Decoding would exceed a configured limit.
+    public static func limitExceeded(_ message: String) -> AnimatedError { AnimatedError(.limitExceeded, message) }
+    /// An output could not be written.
+    public static func output(_ message: String) -> AnimatedError { AnimatedError(.output, message) }
+    /// The system refused a resource (a thread).
+    public static func system(_ message: String) -> AnimatedError { AnimatedError(.system, message) }
+
+    /// One line: the category, then the message (`invalid image: no frames`).
     public var description: String {
-        switch self {
-        case .unreadable(let s): return "cannot read file: \(s)"
-        case .unsupportedFormat(let s): return "unsupported format: \(s)"
-        case .invalid(let s): return "invalid image: \(s)"
-        case .limitExceeded(let s): return "too large: \(s)"
-        case .output(let s): return "cannot write: \(s)"
+        switch kind {
+        case .unreadable: return "cannot read file: \(message)"
+        case .unsupportedFormat: return "unsupported format: \(message)"
+        case .invalid: return "invalid image: \(message)"
+        case .limitExceeded: return "too large: \(message)"
+        case .output: return "cannot write: \(message)"
+        case .system: return message
         }
     }
 
     /// Process exit status for this error (documented in `animplay --help`).
     public var exitCode: Int32 {
-        switch self {
+        switch kind {
         case .unreadable, .output: return 2
         case .unsupportedFormat, .invalid: return 3
         case .limitExceeded: return 4
+        case .system: return 1
         }
+    }
+
+    /// The same error with `prefix` before its message (names the file of a sequence frame).
+    func prefixed(_ prefix: String) -> AnimatedError {
+        AnimatedError(kind, prefix + message)
     }
 }

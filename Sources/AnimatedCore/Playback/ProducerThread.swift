@@ -1,7 +1,10 @@
 #if canImport(Glibc)
 import Glibc
+/// What `pthread_create` stores.
+typealias ThreadHandle = pthread_t
 #elseif canImport(Darwin)
 import Darwin
+typealias ThreadHandle = pthread_t?
 #endif
 
 /// A joinable pthread running one closure: the frame buffer's producer.
@@ -18,21 +21,28 @@ final class ProducerThread {
     private var thread: pthread_t
     private var joined = false
 
-    init(_ body: sending @escaping () -> Void) throws(AnimatedError) {
+    /// Creates a thread running `entry(context)` and stores it in the first argument; returns 0 or
+    /// an errno value, as `pthread_create` does. Tests substitute one that fails.
+    typealias Spawn = (UnsafeMutablePointer<ThreadHandle>, @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?,
+                       UnsafeMutableRawPointer) -> Int32
+
+    /// Starts `body` on a new thread. A thread the system refuses (EAGAIN: thread or memory
+    /// limits) is an `AnimatedError.Kind.system` error, not a fault of the image.
+    init(spawn: Spawn = { pthread_create($0, nil, $1, $2) }, _ body: sending @escaping () -> Void) throws(AnimatedError) {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         #if canImport(Glibc)
         var t = pthread_t()
         #else
         var t: pthread_t?
         #endif
-        let rc = pthread_create(&t, nil, { raw in
+        let rc = spawn(&t, { raw in
             let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
             body.run()
             return nil
         }, context)
         guard rc == 0 else {
             Unmanaged<Body>.fromOpaque(context).release()
-            throw .limitExceeded("cannot start the decoding thread (error \(rc))")
+            throw .system("cannot start the decoding thread: \(String(cString: strerror(rc)))")
         }
         #if canImport(Glibc)
         thread = t

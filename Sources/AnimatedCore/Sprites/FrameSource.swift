@@ -32,16 +32,3 @@ enum IndependentFrames {
         return out
     }
 }
-
-extension AnimatedError {
-    /// The same error with `prefix` before its message (names the file of a sequence frame).
-    func prefixed(_ prefix: String) -> AnimatedError {
-        switch self {
-        case .unreadable(let s): return .unreadable(prefix + s)
-        case .unsupportedFormat(let s): return .unsupportedFormat(prefix + s)
-        case .invalid(let s): return .invalid(prefix + s)
-        case .limitExceeded(let s): return .limitExceeded(prefix + s)
-        case .output(let s): return .output(prefix + s)
-        }
-    }
-}

@@ -9,7 +9,7 @@ import Glibc
 /// is never drawn (so reading keys never triggers a refresh of stdscr). `end()` restores
 /// everything exactly as `newterm` found it; it is idempotent and every exit path calls it.
 final class NcursesScreen {
-    let outputFD: Int32 = 1
+    let outputFD: Int32
     let inputFD: Int32
     private let screen: OpaquePointer
     private let inputWindow: UnsafeMutablePointer<WINDOW>
@@ -23,31 +23,62 @@ final class NcursesScreen {
     let saveCursor: [UInt8]
     let restoreCursor: [UInt8]
 
-    init() throws(CLIFailure) {
+    /// The files curses runs on. `nil` in `init`: stdout, with keys from stdin when it is a
+    /// terminal and from /dev/tty otherwise, and the terminal type from $TERM.
+    struct Terminal {
+        var input: UnsafeMutablePointer<FILE>
+        /// Closed by the screen when it is done.
+        var ownsInput: Bool
+        var output: UnsafeMutablePointer<FILE>
+        var outputFD: Int32
+        /// A terminfo name; nil reads $TERM.
+        var type: String?
+    }
+
+    /// Starts curses. `makeInputWindow` creates the 1×1 key window (tests make it fail): when
+    /// it cannot, curses is ended again, the terminal restored, and the failure thrown.
+    init(terminal: Terminal? = nil,
+         makeInputWindow: () -> UnsafeMutablePointer<WINDOW>? = { newwin(1, 1, 0, 0) }) throws(CLIFailure) {
         Self.useUTF8Locale()
-        // Keys come from the terminal even when stdin is redirected.
-        if isatty(0) != 0 {
-            inputFile = animplay_stdin(); ownsInputFile = false
+        let term: Terminal
+        if let terminal {
+            term = terminal
+        } else if isatty(0) != 0 {
+            // Keys come from the terminal even when stdin is redirected.
+            term = Terminal(input: animplay_stdin(), ownsInput: false, output: animplay_stdout(), outputFD: 1)
         } else if let f = fopen("/dev/tty", "r") {
-            inputFile = f; ownsInputFile = true
+            term = Terminal(input: f, ownsInput: true, output: animplay_stdout(), outputFD: 1)
         } else {
             throw CLIFailure(message: "cannot open /dev/tty for keyboard input")
         }
+        inputFile = term.input; ownsInputFile = term.ownsInput
+        outputFD = term.outputFD
         inputFD = fileno(inputFile)
         use_tioctl(true)   // the kernel's window size wins over stale LINES/COLUMNS variables
-        guard let scr = newterm(nil, animplay_stdout(), inputFile) else {
+        let started = term.type.map { t in t.withCString { newterm($0, term.output, term.input) } }
+            ?? newterm(nil, term.output, term.input)
+        guard let scr = started else {
             if ownsInputFile { fclose(inputFile) }
-            let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
-            throw CLIFailure(message: "cannot use terminal type '\(term)' (no terminfo entry?)")
+            let name = term.type ?? getenv("TERM").map { String(cString: $0) } ?? "(unset)"
+            throw CLIFailure(message: "cannot use terminal type '\(name)' (no terminfo entry?)")
         }
         screen = scr
         cbreak(); noecho(); nonl()
-        let std = animplay_stdscr()!
-        intrflush(std, false)
-        leaveok(std, true)
+        let std = animplay_stdscr()
+        if let std {
+            intrflush(std, false)
+            leaveok(std, true)
+        }
         _ = curs_set(0)
         set_escdelay(25)
-        inputWindow = newwin(1, 1, 0, 0)!
+        guard std != nil, let window = makeInputWindow() else {
+            // Curses is active (alternate screen, hidden cursor, no echo): undo all of it.
+            endwin()
+            delscreen(scr)
+            if ownsInputFile { fclose(inputFile) }
+            throw CLIFailure(message: "cannot start the screen: curses could not create a window (out of memory)")
+        }
+        inputWindow = window
         keypad(inputWindow, true)
         nodelay(inputWindow, true)
         if has_colors() {
@@ -104,6 +135,13 @@ final class NcursesScreen {
             if k != KEY_RESIZE { keys.append(k >= KEY_MAX ? Self.keypadMainKey(k) ?? k : k) }
         }
         return keys
+    }
+
+    /// Hands bytes read before curses started (keys typed during the terminal probe) to the
+    /// key reader, in order: ncurses' push-back is a stack, so they go in reversed.
+    func pushBack(_ bytes: [UInt8]) {
+        // Its FIFO holds about 130 entries: a burst longer than that keeps its first 64 keys.
+        for b in bytes.prefix(64).reversed() { _ = ungetch(Int32(b)) }
     }
 
     private static func keypadMainKey(_ code: Int32) -> Int32? {

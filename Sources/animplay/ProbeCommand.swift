@@ -1,0 +1,37 @@
+import AnimatedCore
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `animplay probe`: what the terminal answers to the queries `play` sends before it starts
+/// (graphics support, cell size in pixels, colours). For bug reports and tests.
+struct Probe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show what the terminal answers to animplay's queries (graphics, cell pixels, colours).",
+        discussion: """
+        Sends one round of queries (kitty graphics, XTVERSION, XTSMGRAPHICS, CSI 16 t, OSC 10/11, \
+        OSC 4 for colours 0-15, DA1 last) and waits for the answers at most --budget-ms. Keys \
+        typed meanwhile are dropped. Needs a terminal on standard output.
+        """
+    )
+
+    @Option(help: ArgumentHelp("Time to wait for the answers, in milliseconds.", valueName: "MS"))
+    var budgetMs: Int = 100
+
+    func validate() throws {
+        guard (1...10_000).contains(budgetMs) else { throw ValidationError("--budget-ms must be 1 to 10000, got \(budgetMs)") }
+    }
+
+    func run() throws {
+        try reportingFailures {
+            guard isatty(1) != 0 else {
+                throw CLIFailure(message: "standard output is not a terminal: there is nothing to ask", code: 1)
+            }
+            let outcome = TerminalProbe.run(budgetNanoseconds: UInt64(budgetMs) * 1_000_000)
+            var lines = outcome.report.lines
+            lines.append("keys typed meanwhile (dropped): \(outcome.typed.count)")
+            TerminalOutput.write(1, lines.joined(separator: "\n") + "\n")
+        }
+    }
+}

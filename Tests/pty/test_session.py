@@ -44,6 +44,21 @@ def status_row(buffer, rows=24, cols=80):
     return ''.join(buffer[rows - 1][x].data for x in range(cols))
 
 
+class Watch:
+    """A pyte screen fed incrementally from `State.output` (predicates run every few ms)."""
+    def __init__(self, cols=80, rows=24):
+        import pyte
+        self.cols, self.rows = cols, rows
+        self.screen = h.AltScreen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.fed = 0
+
+    def status(self, st):
+        self.stream.feed(h.without_apc(bytes(st.output[self.fed:])))
+        self.fed = len(st.output)
+        return status_row(self.screen.buffer, self.rows, self.cols)
+
+
 # MARK: - Ctrl-Z and fg
 
 def test_ctrl_z_restores_the_terminal_and_fg_continues_from_the_same_frame(six_frames):
@@ -74,9 +89,10 @@ def test_ctrl_z_restores_the_terminal_and_fg_continues_from_the_same_frame(six_f
 
 
 def test_ctrl_z_while_paused_stays_paused(forever):
+    w = Watch()
     r = h.run([forever, '--status'], actions=[
         (lambda st: len(colour_sequence(st.output)) >= 2, b' '),
-        (lambda st: 'paused' in h_text(st.output), b'\x1a'),
+        (lambda st: 'paused' in w.status(st), b'\x1a'),
         (lambda st: st.stopped, signal.SIGCONT),
         (lambda st: b'\x1b[?1049h' in st.since_stop() and b'\x1b8' in st.since_stop(), b'q'),
     ])
@@ -86,29 +102,10 @@ def test_ctrl_z_while_paused_stays_paused(forever):
     assert len(colour_sequence(r.output[r.stops[0]['offset']:])) == 1
 
 
-def h_text(output):
-    return bytes(output).decode('utf-8', 'replace')
-
-
 def restored(r):
     assert r.stty_before == r.stty_after
     assert r.screen.saved is None and not r.screen.cursor.hidden
     return True
-
-
-class Watch:
-    """A pyte screen fed incrementally from `State.output` (predicates run every few ms)."""
-    def __init__(self, cols=80, rows=24):
-        import pyte
-        self.cols, self.rows = cols, rows
-        self.screen = h.AltScreen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
-        self.fed = 0
-
-    def status(self, st):
-        self.stream.feed(bytes(st.output[self.fed:]))
-        self.fed = len(st.output)
-        return status_row(self.screen.buffer, self.rows, self.cols)
 
 
 # MARK: - Keys

@@ -4,7 +4,7 @@ terminal is restored, --scale that does not fit, --version.
 Actions wait for observable states (frames drawn, the process stopped), never fixed delays;
 the only timed wait is how long a test keeps the process stopped, which is the scenario.
 """
-import os, re, signal, subprocess, tempfile, time
+import os, re, shutil, signal, subprocess, tempfile, time
 import pytest
 import ptyharness as h
 from gifwriter import write_gif
@@ -86,6 +86,30 @@ def test_ctrl_z_restores_the_terminal_and_fg_continues_from_the_same_frame(six_f
     for snapshot in r.screen.alt_snapshots:
         assert 'drops 0' in status_row(snapshot)
     assert 'play 2/2' in status_row(r.screen.alt_snapshots[-1])
+
+
+def test_ctrl_z_and_fg_under_an_interactive_shell(six_frames):
+    """The real thing: bash's job control sees the stop ("Stopped") and `fg` continues it."""
+    bash = shutil.which('bash')
+    if bash is None:
+        pytest.skip('no bash')
+    # Each prompt is preceded by the last command's status: 147 (stopped by SIGSTOP), then 0.
+    env = {'PS1': '$ ', 'HISTFILE': '/dev/null', 'PROMPT_COMMAND': 'echo "[status $?]"'}
+    r = h.run(['--norc', '--noprofile', '-i'], exe=bash, env=env, actions=[
+        (lambda st: b'$ ' in st.output, f'{h.binary()} {six_frames} --status\n'.encode()),
+        (lambda st: len(frames_shown(st.output)) >= 3, b'\x1a'),
+        (lambda st: b'[status 147]' in st.output and st.output.rstrip().endswith(b'$'), b'fg\n'),
+        (lambda st: b'[status 0]' in st.output[st.output.index(b'[status 147]'):], b'exit\n'),
+    ])
+    assert r.status == 0
+    out = r.output
+    cut = out.index(b'Stopped')
+    before, after = out[:cut], out[cut:]
+    assert b'[status 0]' in after
+    shown_before, shown_after = frames_shown(before), frames_shown(after)
+    assert shown_after[0] == shown_before[-1]
+    assert shown_before + shown_after[1:] == list(range(6)) * 2
+    assert 'drops 0' in status_row(r.screen.alt_snapshots[-1]) and 'play 2/2' in status_row(r.screen.alt_snapshots[-1])
 
 
 def test_ctrl_z_while_paused_stays_paused(forever):

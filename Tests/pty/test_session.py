@@ -112,6 +112,24 @@ def test_ctrl_z_and_fg_under_an_interactive_shell(six_frames):
     assert 'drops 0' in status_row(r.screen.alt_snapshots[-1]) and 'play 2/2' in status_row(r.screen.alt_snapshots[-1])
 
 
+def test_resized_while_stopped_refits_on_fg(forever):
+    r = h.run([forever], actions=[
+        (lambda st: len(colour_sequence(st.output)) >= 1, b'\x1a'),
+        (lambda st: st.stopped, h.resize(40, 12)),
+        (lambda st: st.stopped, signal.SIGCONT),
+        (lambda st: len(colour_sequence(st.since_stop())) >= 2, b'q'),
+    ])
+    assert r.status == 0 and len(r.stops) == 1
+    after = r.output[r.stops[0]['offset']:]
+    screen = h.AltScreen(40, 12)
+    import pyte
+    pyte.ByteStream(screen).feed(after[:after.rfind(b'\x1b[?1049l')])
+    # 16x8 in 40x12 cells (24 pixel rows): 2x = 32x16 pixels, 8 rows, centred.
+    cells = h.halves(screen.buffer, 40, 12)
+    image = [(y, x) for y in range(12) for x in range(40) if cells[y][x] != (None, None)]
+    assert (min(image), max(image)) == ((2, 4), (9, 35)) and len(image) == 8 * 32
+
+
 def test_ctrl_z_while_paused_stays_paused(forever):
     w = Watch()
     r = h.run([forever, '--status'], actions=[

@@ -2,8 +2,8 @@
 import PackageDescription
 
 // AnimatedCore is everything that is not the terminal; animplay is the CLI and the ncurses screen.
-// Each C library is a system-library module whose shim header wraps what Swift cannot call
-// directly (setjmp-based libpng errors, C globals such as stdscr).
+// Each C library is a module whose shim wraps what Swift cannot call directly: C globals such as
+// stdscr in a shim header; libpng's setjmp-based errors in a C target of their own (CPNG).
 let package = Package(
     name: "animplay",
     products: [
@@ -17,11 +17,12 @@ let package = Package(
         // giflib ships no pkg-config file on some distributions: link it by name.
         .systemLibrary(name: "CGIF", path: "Sources/CGIF",
                        providers: [.apt(["libgif-dev"])]),
-        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng16",
-                       providers: [.apt(["libpng-dev"])]),
+        // libpng behind a setjmp-free C interface (libpng-dev, zlib1g-dev: scripts/install-deps).
+        .target(name: "CPNG", path: "Sources/CPNG"),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
                        providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "CNcurses", path: "Sources/CNcurses", pkgConfig: "ncursesw",
+        // Linked by name: ncursesw's pkg-config adds -D flags SwiftPM rejects with a warning.
+        .systemLibrary(name: "CNcurses", path: "Sources/CNcurses",
                        providers: [.apt(["libncurses-dev"])]),
         .target(
             name: "AnimatedCore",
@@ -34,7 +35,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "AnimatedCoreTests", dependencies: ["AnimatedCore"]),
+        .testTarget(name: "AnimatedCoreTests", dependencies: ["AnimatedCore", "CWebP"]),
         // The CLI's pure logic (startup, key decoding, status line, help texts).
         .testTarget(name: "animplayTests", dependencies: ["animplay", "AnimatedCore", "CNcurses"]),
     ],

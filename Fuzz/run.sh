@@ -36,11 +36,14 @@ build_lib() {
   echo "fuzz: building AnimatedCore with -sanitize=fuzzer,address" >&2
   local srcs=()
   while IFS= read -r f; do srcs+=("$f"); done < <(find Sources/AnimatedCore -name '*.swift' | sort)
+  # The CPNG C target, with the same instrumentation, goes into the same archive.
+  clang -O2 -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CPNG/include" \
+      -c "$ROOT/Sources/CPNG/animplay_png.c" -o "$OUT/animplay_png.o"
   (cd "$OUT" && swiftc -O -parse-as-library -sanitize=fuzzer,address -swift-version 6 \
-      -module-name AnimatedCore -emit-module -emit-module-path "$OUT/AnimatedCore.swiftmodule" \
+      -module-name AnimatedCore -package-name animplay -emit-module -emit-module-path "$OUT/AnimatedCore.swiftmodule" \
       -emit-library -static -o "$lib" \
-      -I "$ROOT/Sources/CGIF" -I "$ROOT/Sources/CPNG" -I "$ROOT/Sources/CWebP" \
-      "${srcs[@]/#/$ROOT/}")
+      -I "$ROOT/Sources/CGIF" -I "$ROOT/Sources/CPNG/include" -I "$ROOT/Sources/CWebP" \
+      "${srcs[@]/#/$ROOT/}" "$OUT/animplay_png.o")
 }
 
 build_harness() {
@@ -51,7 +54,7 @@ build_harness() {
   fi
   echo "fuzz: linking $bin" >&2
   swiftc -O -parse-as-library -sanitize=fuzzer,address -swift-version 6 \
-    -I "$OUT" -I Sources/CGIF -I Sources/CPNG -I Sources/CWebP \
+    -I "$OUT" -I Sources/CGIF -I Sources/CPNG/include -I Sources/CWebP \
     Fuzz/Harnesses/FuzzSupport.swift "Fuzz/Harnesses/$file" \
     -L "$OUT" -lAnimatedCore -lgif -lpng16 -lwebp -lwebpdemux \
     -o "$bin" 2> >(grep -v "ld.gold: warning: Cannot export local symbol" >&2)

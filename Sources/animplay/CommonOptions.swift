@@ -61,7 +61,7 @@ struct SourceOptions: ParsableArguments {
     private var isSheet: Bool { sprite != nil || atlas != nil }
 
     func validate() throws {
-        if let sprite, SpriteGrid.parseSize(sprite) == nil {
+        if let sprite, parseWxH(sprite) == nil {
             throw ValidationError("--sprite must be CxR with positive numbers of columns and rows (e.g. 8x4), got '\(sprite)'")
         }
         if sprite != nil && atlas != nil { throw ValidationError("--sprite and --atlas cannot be combined: choose a grid or an atlas") }
@@ -98,8 +98,8 @@ struct SourceOptions: ParsableArguments {
                 return try AnimationLoader.open(path: first, options: options)
             }
             let layout: SpriteSheetSpec.Layout
-            if let sprite, let size = SpriteGrid.parseSize(sprite) {
-                layout = .grid(SpriteGrid(columns: size.columns, rows: size.rows, margin: margin ?? 0, spacing: spacing ?? 0))
+            if let sprite, let (columns, rows) = parseWxH(sprite) {
+                layout = .grid(SpriteGrid(columns: columns, rows: rows, margin: margin ?? 0, spacing: spacing ?? 0))
             } else {
                 let path = atlas!
                 do { layout = .atlas(try AtlasParser.load(path: path), tag: tag) } catch {

@@ -74,7 +74,7 @@ struct Play: ParsableCommand {
         if let plays, plays < 0 { throw ValidationError("--loop must be 0 (forever) or more") }
         if let scale, scale < 1 { throw ValidationError("--scale must be 1 or more") }
         if let bufferMb, bufferMb < 1 { throw ValidationError("--buffer-mb must be 1 or more") }
-        if let size, parseCellSize(size) == nil { throw ValidationError(Self.sizeProblem(size)) }
+        if let size, parseWxH(size) == nil { throw ValidationError(Self.sizeProblem(size)) }
         guard parseBackground(bg) != nil else { throw ValidationError("--bg must be none, checker, RRGGBB, #RRGGBB, black, white or grey, got '\(bg)'") }
     }
 
@@ -149,7 +149,7 @@ struct Play: ParsableCommand {
     /// Layout in a box of `rows` × `columns` cells of screen: --size (clamped to the screen)
     /// centred in it, the image fitted and centred in that.
     private func layoutFunction(canvasWidth: Int, canvasHeight: Int) -> (Int, Int) -> RenderLayout {
-        let requested = size.flatMap(parseCellSize)
+        let requested = size.flatMap(parseWxH)
         let fit = fitMode, scale = scale
         return { rows, columns in
             let rows = max(1, rows), columns = max(1, columns)
@@ -210,13 +210,6 @@ extension Play {
 extension PlaybackMode: ExpressibleByArgument {}
 extension ColorRequest: ExpressibleByArgument {}
 extension FitMode: EnumerableFlag {}
-
-/// "WxH" in cells.
-func parseCellSize(_ s: String) -> (Int, Int)? {
-    let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
-    return (w, h)
-}
 
 /// --bg values.
 func parseBackground(_ s: String) -> BackgroundMode? {

@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func overMatchesExactReferenceForEveryAlphaPair() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = TestRandom("BlendTests.overMatchesExactReference")
         for sa in 0...255 {
             for da in stride(from: 0, through: 255, by: 3) {
                 let s = [Int.random(in: 0...255, using: &rng), 0, 255, sa]
@@ -29,7 +29,7 @@ import Testing
                     }
                 }
                 let want: [UInt8] = sa == 0 ? d.map { UInt8($0) } : (da == 0 ? s.map { UInt8($0) } : Self.reference(s, d))
-                #expect(dst == want, "sa=\(sa) da=\(da) s=\(s) d=\(d)")
+                #expect(dst == want, "sa=\(sa) da=\(da) s=\(s) d=\(d) (\(rng))")
             }
         }
     }
@@ -58,5 +58,34 @@ import Testing
         }
         #expect(dst[3] == 255)
         #expect(dst[0] == 128 && dst[1] == 127)
+    }
+
+    /// libwebp's BlendPixelNonPremult, transcribed as plain integer arithmetic.
+    static func libwebp(_ s: [Int], _ d: [Int]) -> [UInt8] {
+        let sa = s[3]
+        if sa == 0 { return d.map { UInt8($0) } }
+        let dw = (d[3] * (256 - sa)) >> 8
+        let a = sa + dw
+        let scale = (1 << 24) / a
+        return (0..<3).map { UInt8(((s[$0] * sa + d[$0] * dw) * scale) >> 24) } + [UInt8(a)]
+    }
+
+    /// Every alpha pair, random colours: the row blend equals libwebp's formula, except that alpha
+    /// 255 copies (libwebp's row function skips those pixels).
+    @Test func webpBlendMatchesLibwebpForEveryAlphaPair() {
+        var rng = TestRandom("BlendTests.webpBlend")
+        for sa in 0...255 {
+            for da in 0...255 {
+                let s = [Int.random(in: 0...255, using: &rng), Int.random(in: 0...255, using: &rng), 255, sa]
+                let d = [Int.random(in: 0...255, using: &rng), 0, Int.random(in: 0...255, using: &rng), da]
+                var dst = d.map { UInt8($0) }
+                let src = s.map { UInt8($0) }
+                src.withUnsafeBufferPointer { sp in
+                    dst.withUnsafeMutableBufferPointer { WebPBlend.row(sp.baseAddress!, onto: $0.baseAddress!, count: 1) }
+                }
+                let want = sa == 255 ? src : Self.libwebp(s, d)
+                if dst != want { Issue.record("sa=\(sa) da=\(da) s=\(s) d=\(d): \(dst) != \(want) (\(rng))"); return }
+            }
+        }
     }
 }

@@ -23,7 +23,8 @@ import Testing
     }
 
     @Test(arguments: Corpus.cases)
-    func reverseOrderEqualsForward(_ c: CorpusCase) {
-        #expect(Corpus.reverseMatchesForward(c) == nil, "\(c.id)")
+    func randomOrderOnOneCompositorEqualsSequential(_ c: CorpusCase) {
+        var rng = TestRandom("CorpusTests.randomOrder \(c.id)")
+        #expect(Corpus.randomOrderMatchesSequential(c, using: &rng) == nil, "\(c.id)")
     }
 }

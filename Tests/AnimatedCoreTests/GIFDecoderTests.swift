@@ -170,6 +170,63 @@ import Testing
 
     // MARK: - pixels
 
+    /// An invalid LZW code (one not in the table yet) ends the frame there, as in browsers: the
+    /// pixels before it are drawn, the rest of the rect keeps the previous canvas, and the frame
+    /// is reported. giflib alone would go on decoding the literals after it.
+    @Test(arguments: [false, true])
+    func invalidCodeStopsTheFrameKeepingWhatCameBefore(interlaced: Bool) throws {
+        var w = GIFTestWriter(width: 8, height: 4, palette: Self.palette)
+        w.control(dispose: 1)
+        w.image(width: 8, height: 4, pixels: solid(8, 4, 0))                            // red
+        w.control(dispose: 1, transparent: 3)      // not a keyframe: it shows frame 0 where it is not drawn
+        w.image(width: 8, height: 4, pixels: solid(8, 4, 1), interlaced: interlaced, invalidCodeAfter: 13)
+        w.image(x: 0, y: 3, width: 2, height: 1, pixels: [2, 2])                        // blue
+        w.trailer()
+        let comp = try Compositor(decoder: open(w))
+        let c = comp.frame(at: 1)
+        // 13 pixels = one stored row and 5 of the next; interlaced, rows are stored 0, 2, 1, 3.
+        let storedRows = interlaced ? [0, 2, 1, 3] : [0, 1, 2, 3]
+        for (k, y) in storedRows.enumerated() {
+            for x in 0..<8 {
+                let want = k * 8 + x < 13 ? Self.green : Self.red
+                #expect(pixel(c, x, y) == want, "pixel (\(x),\(y))")
+            }
+        }
+        #expect(comp.problems[1]?.contains("invalid LZW code after 13 pixels") == true, "\(comp.problems)")
+        // The next frame decodes normally.
+        #expect(pixel(comp.frame(at: 2), 0, 3) == Self.blue)
+        #expect(comp.problems[2] == nil)
+    }
+
+    /// A damaged keyframe (full and opaque) is drawn alone, as browsers do: what its data does
+    /// not supply is transparent, whether it is reached in order or by a replay.
+    @Test func damagedKeyframeShowsTransparentWhereDataIsMissing() throws {
+        var w = GIFTestWriter(width: 8, height: 4, palette: Self.palette)
+        w.control(dispose: 1)
+        w.image(width: 8, height: 4, pixels: solid(8, 4, 0))                            // red
+        w.control(dispose: 1)
+        w.image(width: 8, height: 4, pixels: solid(8, 4, 1), invalidCodeAfter: 13)     // green, damaged
+        w.trailer()
+        let d = try open(w)
+        #expect(d.info.frames[1].keyframe)
+        let sequential = try Compositor(decoder: d)
+        sequential.frame(at: 0)
+        let inOrder = sequential.frame(at: 1).snapshot()
+        let replayed = try Compositor(decoder: open(w)).frame(at: 1).snapshot()
+        #expect(inOrder == replayed)
+        #expect(Array(inOrder[0..<4]) == Self.green && Array(inOrder[(13 * 4)..<(14 * 4)]) == Self.clear)
+    }
+
+    /// The committed regression fixture (Tests/Fixtures/hostile, made by make.py) shows the same.
+    @Test func invalidCodeFixtureKeepsTheFirstThirteenPixels() throws {
+        let comp = try Compositor(decoder: AnimationLoader.open(path: Hostile.root + "/files/gif-lzw-invalid-code-mid-frame.gif"))
+        let before = comp.frame(at: 0).snapshot()
+        let after = comp.frame(at: 1).snapshot()
+        #expect(Array(after[0..<(13 * 4)]) != Array(before[0..<(13 * 4)]))
+        #expect(Array(after[(13 * 4)...]) == Array(before[(13 * 4)...]))
+        #expect(comp.problems[1]?.contains("invalid LZW code after 13 pixels") == true)
+    }
+
     @Test func interlacedRowsLandInImageOrder() throws {
         let colors: [UInt32] = (0..<16).map { UInt32($0 * 16) << 16 | 0x0080 }
         let pixels = (0..<11).flatMap { row in [UInt8](repeating: UInt8(row), count: 5) }

@@ -36,7 +36,7 @@ struct GIFTestWriter {
     /// An image of colour indices (row-major, `width`*`height`), stored interlaced if asked.
     mutating func image(x: Int = 0, y: Int = 0, width: Int, height: Int, pixels: [UInt8],
                         palette: [UInt32]? = nil, interlaced: Bool = false, codeSize: Int = 8,
-                        stopAfter: Int? = nil) {
+                        stopAfter: Int? = nil, invalidCodeAfter: Int? = nil) {
         imageOffsets.append(bytes.count)
         bytes.append(0x2C)
         word(x); word(y); word(width); word(height)
@@ -57,7 +57,7 @@ struct GIFTestWriter {
         }
         if let stopAfter { order = Array(order.prefix(stopAfter)) }
         bytes.append(UInt8(codeSize))
-        subBlocks(Self.literalLZW(order, codeSize: codeSize))
+        subBlocks(Self.literalLZW(order, codeSize: codeSize, invalidCodeAfter: invalidCodeAfter))
         imageEnds.append(bytes.count)
     }
 
@@ -93,11 +93,14 @@ struct GIFTestWriter {
         bytes.append(0)
     }
 
-    static func literalLZW(_ pixels: [UInt8], codeSize: Int) -> [UInt8] {
+    /// `invalidCodeAfter`: after that many pixels, a code no table holds yet (the largest the
+    /// code width allows), then the remaining literals as if nothing happened.
+    static func literalLZW(_ pixels: [UInt8], codeSize: Int, invalidCodeAfter: Int? = nil) -> [UInt8] {
         let clear = 1 << codeSize, width = codeSize + 1
         var codes = [clear]
         for (i, p) in pixels.enumerated() {
             if i > 0 && i % 64 == 0 { codes.append(clear) }
+            if i == invalidCodeAfter { codes.append((1 << width) - 1) }
             codes.append(Int(p))
         }
         codes.append(clear + 1)

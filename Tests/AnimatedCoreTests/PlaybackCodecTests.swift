@@ -5,7 +5,7 @@ import Testing
 /// and every frame drawn must equal what a fresh compositor gives for that frame.
 @Suite struct PlaybackCodecTests {
     static let cases = Corpus.cases.filter {
-        $0.format != "gif" && $0.check != "error" && $0.check != "still-or-error" && ($0.frames ?? 0) >= 2
+        $0.check != "error" && $0.check != "still-or-error" && ($0.frames ?? 0) >= 2
     }
 
     @Test(arguments: cases)

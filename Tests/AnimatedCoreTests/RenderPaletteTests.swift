@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func quantiserIsTheOKLabNearestAndCachesCorrectly() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = TestRandom("RenderPaletteTests.quantiser")
         let q = PaletteQuantizer(mode: .palette256)
         var differsFromRGB = 0
         for _ in 0..<3000 {

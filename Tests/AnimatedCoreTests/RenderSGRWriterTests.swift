@@ -91,7 +91,7 @@ struct MiniTerminal {
 }
 
 @Suite struct RenderSGRWriterTests {
-    func randomGrid(_ w: Int, _ h: Int, colors: [UInt32], mode: ColorMode, seed: inout SystemRandomNumberGenerator) -> CellGrid {
+    func randomGrid(_ w: Int, _ h: Int, colors: [UInt32], mode: ColorMode, seed: inout TestRandom) -> CellGrid {
         var px: [UInt8] = []
         for _ in 0..<(w * h * 2) {
             let c = colors.randomElement(using: &seed)!
@@ -114,7 +114,7 @@ struct MiniTerminal {
     }
 
     @Test func unchangedFramesWriteNothingAndChangesWriteOnlyThemselves() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = TestRandom("RenderSGRWriterTests.unchangedFrames")
         let a = randomGrid(20, 6, colors: [0xFF0000, 0x00FF00, 0x0000FF], mode: .truecolor, seed: &rng)
         let b = CellGrid(); b.copy(from: a)
         let screen = CellGrid(); screen.copy(from: a)
@@ -129,7 +129,7 @@ struct MiniTerminal {
 
     @Test(arguments: [ColorMode.truecolor, .palette256, .palette16])
     func diffsReproduceEveryFrameOnATerminal(mode: ColorMode) {
-        var rng = SystemRandomNumberGenerator()
+        var rng = TestRandom("RenderSGRWriterTests.diffsReproduce")
         let colors: [UInt32] = [CellColor.terminalDefault, 0xFF0000, 0x00CD00, 0x0000EE, 0xFFFFFF, 0x5F87AF]
         let cols = 30, rows = 12
         var term = MiniTerminal(cols: cols, rows: rows)
@@ -173,7 +173,7 @@ struct MiniTerminal {
     }
 
     @Test func toleranceReusesIndistinguishableColoursAndBoundsTheError() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = TestRandom("RenderSGRWriterTests.tolerance")
         let cols = 40, rows = 10
         var term = MiniTerminal(cols: cols, rows: rows)
         let tolerance = SGRCellWriter.defaultTolerance

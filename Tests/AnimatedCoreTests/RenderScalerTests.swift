@@ -55,7 +55,7 @@ func referenceAreaAverage(_ c: Canvas, _ w: Int, _ h: Int) -> [Double] {
     }
 
     @Test func matchesExactReferenceOnRandomCanvasAtOddRatios() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = TestRandom("RenderScalerTests.randomCanvas")
         let w = 37, h = 23
         let px = (0..<(w * h * 4)).map { _ in UInt8.random(in: 0...255, using: &rng) }
         let c = makeCanvas(w, h, px)

@@ -56,10 +56,10 @@ import Testing
     }
 
     @Test func parseSize() {
-        #expect(SpriteGrid.parseSize("8x4")! == (8, 4))
-        #expect(SpriteGrid.parseSize("8X4")! == (8, 4))
+        #expect(parseWxH("8x4")! == (8, 4))
+        #expect(parseWxH("80X24")! == (80, 24))
         for bad in ["", "8", "8x", "x4", "0x4", "8x0", "-1x4", "8x4x2", "8 x 4", "ax4"] {
-            #expect(SpriteGrid.parseSize(bad) == nil, "\(bad)")
+            #expect(parseWxH(bad) == nil, "\(bad)")
         }
     }
 

@@ -128,7 +128,7 @@ import Testing
         func fill(_ x0: Int, _ y0: Int, _ px: [Int]) {
             for y in y0..<y0 + 8 { for x in x0..<x0 + 8 { canvas[y * 24 + x] = px } }
         }
-        fill(4, 4, [127, 0, 128, 255])          // 1: (0,0,255,128) OVER red, rounded
+        fill(4, 4, [126, 0, 127, 255])          // 1: (0,0,255,128) over red, rounded down as libwebp/Chromium
         out.append(canvas)
         fill(4, 4, transparent)                  // dispose background: transparent, not the ANIM yellow
         fill(16, 8, [0, 255, 0, 100])            // 2: no-blend replaces

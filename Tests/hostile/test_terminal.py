@@ -173,24 +173,49 @@ def test_closed_pty_ends_the_process(busy_gif):
     assert ru.ru_utime + ru.ru_stime < 3.0
 
 
+def queued(master):
+    """Bytes written by the program and not yet read from the pty."""
+    return struct.unpack('i', fcntl.ioctl(master, termios.FIONREAD, b'\0\0\0\0'))[0]
+
+
 def test_blocked_terminal_does_not_queue_output(busy_gif):
     """A terminal that stops reading (scroll lock, a stalled ssh link) blocks the player's
-    writes: it must drop frames, not queue them. After 3 s without reading, what arrives next is
-    at most the kernel's pty buffer plus about one frame, memory has not grown, and q still quits."""
-    normal = h.run([busy_gif, '--loop', '0'], actions=[(1.0, b'q')])
+    writes: it must drop frames, not queue them. Once the pty is full and frames keep falling
+    due, what arrives next is at most the kernel's pty buffer plus about one frame, memory has
+    not grown, and q still quits. Every step waits for an observable state, not a clock."""
+    normal = h.run([busy_gif, '--loop', '0'], steps=[(h.frames(20), b'q')])
     assert normal.status == 0
-    one_second = len(normal.output)
+    frame_bytes = len(normal.output) // max(1, normal.output.count(b'\x1b8'))
     burst = {}
 
     def stall(proc, master, slave):
-        time.sleep(3.0)
-        burst['bytes'] = read_for(master, 0.1)     # what was waiting: kernel buffer and one frame
-    blocked = h.run([busy_gif, '--loop', '0'], actions=[(0.5, stall), (3.6, b'q')], timeout=20)
+        # Stop reading until the pty stays full (the player is blocked in write), then let
+        # 20 more frame delays (20 ms each) fall due while it stays blocked.
+        last, still, deadline = -1, 0, time.monotonic() + 10
+        while still < 10 and time.monotonic() < deadline:
+            n = queued(master)
+            still = still + 1 if n == last else 0
+            last = n
+            time.sleep(0.02)
+        assert still >= 10, 'the pty never filled up'
+        time.sleep(0.4)
+        # What was waiting: the kernel buffer, then whatever the blocked write still held.
+        got = 0
+        while select.select([master], [], [], 0.05)[0]:
+            data = os.read(master, 65536)
+            if not data:
+                break
+            got += len(data)
+            if b'\x1b8' in data:          # the frame that was being written has ended
+                break
+        burst['bytes'] = got
+    blocked = h.run([busy_gif, '--loop', '0'],
+                    steps=[(h.frames(3), stall), (h.frames(5), b'q')], timeout=30)
     assert blocked.status == 0 and restored(blocked)
-    assert burst['bytes'] < 64 * 1024 + one_second // 2, burst
+    assert burst['bytes'] < 64 * 1024 + 2 * frame_bytes, (burst, frame_bytes)
     assert blocked.maxrss_kb < normal.maxrss_kb + 16 * 1024
-    # After the stall the player went on at its normal rate: no backlog was written out.
-    assert len(blocked.output) + burst['bytes'] < 3 * one_second
+    # After the stall the player went on frame by frame: no backlog of frames was written out.
+    assert len(blocked.output) < 20 * frame_bytes, (len(blocked.output), frame_bytes)
 
 
 def teardown_module(module):

@@ -80,11 +80,19 @@ def stty_g(fd):
 
 
 def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-256color',
-        colorterm='truecolor', exe=None):
+        colorterm='truecolor', steps=(), exe=None):
     """actions: (when, bytes to type | signal number | callable) pairs. `when` is seconds
     counted from the first byte the program writes (its signal handlers and terminal are set up
     by then, so a slow start on a loaded machine does not race the actions), or a predicate on
-    the `State` seen so far: such lists fire strictly in order, each once its predicate holds."""
+    the `State` seen so far (output, job-control stops): such lists fire strictly in order,
+    each once its predicate holds.
+
+    steps: (condition, action) pairs done in order, each once its condition holds: a condition
+    is bytes that must appear in the output written since the previous step's action, or a
+    callable(new_output, all_output) -> bool. Tests act on observable states this way rather
+    than at wall-clock offsets. A step whose condition never holds runs into `timeout`.
+
+    exe: the program to run instead of the built animplay (an installed copy, a shell)."""
     e = dict(os.environ, TERM=term, LANG='C.UTF-8')
     e.pop('LINES', None); e.pop('COLUMNS', None); e.pop('NO_COLOR', None)
     if colorterm is None:
@@ -101,10 +109,20 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
                             preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
     state = State()
     out = state.output
-    ordered = any(callable(a[0]) for a in actions)
-    pending = list(actions) if ordered else sorted(actions, key=lambda a: a[0])
+    watched = any(callable(a[0]) for a in actions)
+    pending = list(actions) if watched else sorted(actions, key=lambda a: a[0])
+    todo = list(steps)
+    mark = 0                     # output offset where the current step's condition looks
     status = None; maxrss = 0
     ready = None
+
+    def perform(act):
+        if isinstance(act, (bytes, bytearray)):
+            os.write(master, act)
+        elif callable(act):
+            act(proc, master, slave)
+        else:
+            proc.send_signal(act)
 
     def due(when, since_ready):
         return when(state) if callable(when) else 0 <= when <= since_ready
@@ -112,13 +130,15 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
         now = time.monotonic() - t0
         since_ready = -1 if ready is None else time.monotonic() - ready
         while pending and due(pending[0][0], since_ready):
-            _, act = pending.pop(0)
-            if isinstance(act, (bytes, bytearray)):
-                os.write(master, act)
-            elif callable(act):
-                act(proc, master, slave)
-            else:
-                proc.send_signal(act)
+            perform(pending.pop(0)[1])
+        while todo:
+            cond, act = todo[0]
+            new = bytes(out[mark:])
+            if not (cond in new if isinstance(cond, (bytes, bytearray)) else cond(new, bytes(out))):
+                break
+            todo.pop(0)
+            mark = len(out)
+            perform(act)
         if now > timeout:
             proc.kill()
         r, _, _ = select.select([master], [], [], 0.02)
@@ -160,6 +180,11 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     r = Result(status, bytes(out), screen, before, after, wall, maxrss)
     r.stops = state.stops
     return r
+
+
+def frames(n, marker=b'\x1b8'):
+    """A step condition: `n` more frames drawn (each frame ends by restoring the cursor)."""
+    return lambda new, _all: new.count(marker) >= n
 
 
 def without_apc(data):

@@ -284,27 +284,41 @@ def test_burst_of_resizes_refits(grad_gif):
 
 def test_many_resizes_do_not_grow_memory(grad_gif):
     path, _ = grad_gif
-    quiet = h.run([path, '--loop', '0'], actions=[(3.0, b'q')])
+    quiet = h.run([path, '--loop', '0'], steps=[(h.frames(40), b'q')])
     sizes = [(80, 24), (60, 20)] * 200
-    busy = h.run([path, '--loop', '0'], actions=[(0.2 + i * 0.007, h.resize(c, r))
-                                                 for i, (c, r) in enumerate(sizes)] + [(3.0, b'q')])
+    # Each resize waits for a frame drawn after the previous one, so that all 400 re-fits
+    # really happen (signals sent faster than the player runs would merge into one).
+    busy = h.run([path, '--loop', '0'], steps=[(h.frames(1), h.resize(c, r)) for c, r in sizes]
+                 + [(h.frames(40), b'q')], timeout=120)
     assert quiet.status == 0 and busy.status == 0 and restored(busy)
     # 400 re-fits: a leak of even one cell grid or scaled frame per resize would add megabytes.
     assert busy.maxrss_kb - quiet.maxrss_kb < 4096, (quiet.maxrss_kb, busy.maxrss_kb)
 
 
 def test_status_line_and_keys(two_colour_gif):
+    # Each key waits for what the previous one shows: the status line, "paused", a stepped
+    # frame, the status line hidden and shown again.
     r = h.run([two_colour_gif, '--loop', '0', '--status'],
-              actions=[(0.4, b' '), (0.7, h.resize(80, 24)), (0.8, b'\x1b[C'), (1.0, b'i'), (1.2, b'i'), (1.5, b'q')])
+              steps=[(b'frame ', b' '), (b'paused', h.resize(80, 24)), (lambda new, _: True, b'\x1b[C'),
+                     (b'frame ', b'i'), (lambda new, _: len(new) > 0, b'i'), (b'frame ', b'q')])
     assert r.status == 0 and restored(r)
     text = r.output.decode('utf-8', 'replace')
     assert 'frame ' in text and 'play 1' in text and 'paused' in text and 'speed 1.00x' in text
 
 
+def status_row_blank(cols, rows):
+    """A step condition: the bottom row of the emulated screen (the status line) is empty."""
+    def cond(_new, out):
+        screen = h.AltScreen(cols, rows)
+        pyte.ByteStream(screen).feed(h.without_apc(out))
+        return ''.join(screen.buffer[rows - 1][x].data for x in range(cols)).strip() == ''
+    return cond
+
+
 def test_hiding_the_status_line_erases_it(two_colour_gif):
     # With a 40x10 box in 25 rows the image does not move when the status line comes and goes.
     r = h.run([two_colour_gif, '--loop', '0', '--size', '40x10'], cols=80, rows=25,
-              actions=[(0.3, b'i'), (0.6, b'i'), (0.9, b'q')])
+              steps=[(h.frames(1), b'i'), (b'frame ', b'i'), (status_row_blank(80, 25), b'q')])
     assert r.status == 0
     assert b'frame ' in r.output
     alt = r.screen.alt_snapshots[-1]
@@ -361,8 +375,8 @@ def test_terminal_without_colours_or_cursor_save_fails_cleanly(two_colour_gif):
                                     'sheet-8x4.png'])
 def test_samples_play_and_leave_their_last_frame(sample):
     path = os.path.join(h.ROOT, 'samples', sample)
-    if not os.path.exists(path):
-        pytest.skip(f'{sample} not in samples/')
+    # The samples are committed: a missing one is a failure, not a reason to skip.
+    assert os.path.exists(path), f'{sample} missing from samples/'
     r = h.run([path, '--loop', '1'])
     assert r.status == 0 and r.stty_before == r.stty_after
     assert image_extent(r.screen.buffer, 80, 24) is not None

@@ -7,6 +7,7 @@
 /// The first frame is decoded while opening (and kept for the first `blend`), so that an
 /// animation whose first frame is broken also falls back to the default image.
 public final class APNGDecoder: AnimationDecoder {
+    /// The animation as its chunks describe it.
     public let info: AnimationInfo
     let source: ByteSource
 
@@ -21,17 +22,17 @@ public final class APNGDecoder: AnimationDecoder {
     private let pixels: PNGFrameDecoder
     /// Colour type 4/6 or tRNS: without it every pixel is opaque and OVER equals SOURCE.
     private let hasTransparency: Bool
-    /// RGBA of the frame `scratchFrame` (-1: none), for frames that need blending.
-    private let scratch: PixelScratch
-    private var scratchFrame: Int
+    /// Frames that need blending are decoded here first (frame 0 already is, while opening).
+    private let scratch: FrameScratch
 
+    /// Indexes the PNG/APNG in `source` and decodes its first frame; throws when no frame can be shown.
     public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         self.source = source
         let index = try APNGChunkParser.parse(source, limits: options.limits)
         let header = index.header
         let pixels = PNGFrameDecoder(source: source, header: header, palette: index.palette,
                                      transparency: index.transparency)
-        let scratch = PixelScratch()
+        let scratch = FrameScratch()
         var warnings = index.warnings
         var plans: [FramePlan] = []
         var frames: [FrameInfo] = []
@@ -50,7 +51,7 @@ public final class APNGDecoder: AnimationDecoder {
             }
             plays = Int(animation.plays)
             do {
-                try Self.decode(plans[0], with: pixels, into: scratch)
+                try Self.decode(0, plans[0], with: pixels, into: scratch)
             } catch {
                 if index.frames[0].isDefaultImage { throw .invalid("frame 0: \(error.message)") }
                 warnings.append("frame 0 cannot be decoded (\(error.message)); showing the default image")
@@ -68,7 +69,7 @@ public final class APNGDecoder: AnimationDecoder {
             frames = [FrameInfo(rect: whole, delayMs: 0, dispose: .none, blend: .source,
                                 hasAlpha: index.hasTransparency)]
             do {
-                try Self.decode(plans[0], with: pixels, into: scratch)
+                try Self.decode(0, plans[0], with: pixels, into: scratch)
             } catch {
                 throw .invalid("default image: \(error.message)")
             }
@@ -77,64 +78,35 @@ public final class APNGDecoder: AnimationDecoder {
         self.plans = plans
         self.pixels = pixels
         self.scratch = scratch
-        self.scratchFrame = 0
         self.hasTransparency = index.hasTransparency
         info = AnimationInfo(format: format, width: header.width, height: header.height, frames: frames,
                              plays: plays, warnings: warnings, timing: options.timing)
     }
 
+    /// Decodes frame `index` and draws it onto `canvas` with the frame's blend op (no disposal: see `Compositor`).
     public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
         let plan = plans[index]
         let r = plan.rect
-        if index == scratchFrame {
-            Blend.image(scratch.pointer, width: r.width, height: r.height, srcStride: r.width * 4,
-                        at: r.x, r.y, onto: canvas, op: plan.blend)
-            return
-        }
         let inside = r.x >= 0 && r.y >= 0 && r.x + r.width <= canvas.width && r.y + r.height <= canvas.height
         do {
-            if inside && (plan.blend == .source || !hasTransparency) {
-                // The frame replaces its rectangle: libpng writes straight into the canvas.
-                let dst = canvas.pixels.baseAddress! + (r.y * canvas.width + r.x) * 4
-                try pixels.decode(width: r.width, height: r.height, segments: plan.segments,
-                                  into: dst, stride: canvas.width * 4)
-            } else {
-                scratchFrame = -1
-                try Self.decode(plan, with: pixels, into: scratch)
-                scratchFrame = index
-                Blend.image(scratch.pointer, width: r.width, height: r.height, srcStride: r.width * 4,
-                            at: r.x, r.y, onto: canvas, op: plan.blend)
-            }
+            try scratch.draw(index, rect: r, onto: canvas, direct: inside && (plan.blend == .source || !hasTransparency),
+                             decode: { (into, stride) throws(AnimatedError) in
+                                 try pixels.decode(width: r.width, height: r.height, segments: plan.segments,
+                                                   into: into, stride: stride)
+                             },
+                             blend: { Blend.image($0, width: r.width, height: r.height, srcStride: r.width * 4,
+                                                  at: r.x, r.y, onto: canvas, op: plan.blend) })
         } catch {
             throw .invalid("frame \(index): \(error.message)")
         }
     }
 
-    /// Decodes a frame into `scratch`, rows packed.
-    private static func decode(_ plan: FramePlan, with pixels: PNGFrameDecoder,
-                               into scratch: PixelScratch) throws(AnimatedError) {
+    /// Decodes frame `index` into `scratch` (while opening: the first frame, or the default image).
+    private static func decode(_ index: Int, _ plan: FramePlan, with pixels: PNGFrameDecoder,
+                               into scratch: FrameScratch) throws(AnimatedError) {
         let r = plan.rect
-        let buffer = scratch.reserve(r.width * r.height * 4)
-        try pixels.decode(width: r.width, height: r.height, segments: plan.segments,
-                          into: buffer, stride: r.width * 4)
-    }
-}
-
-/// A pixel buffer that grows to the largest frame it has held and is then reused.
-fileprivate final class PixelScratch {
-    private(set) var pointer: UnsafeMutablePointer<UInt8>
-    private var capacity = 0
-
-    init() { pointer = .allocate(capacity: 1) }
-    deinit { pointer.deallocate() }
-
-    /// At least `count` bytes (contents undefined).
-    func reserve(_ count: Int) -> UnsafeMutablePointer<UInt8> {
-        if count > capacity {
-            pointer.deallocate()
-            pointer = .allocate(capacity: count)
-            capacity = count
+        try scratch.load(index, rect: r) { (into, stride) throws(AnimatedError) in
+            try pixels.decode(width: r.width, height: r.height, segments: plan.segments, into: into, stride: stride)
         }
-        return pointer
     }
 }

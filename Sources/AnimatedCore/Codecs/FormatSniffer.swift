@@ -1,8 +1,8 @@
 /// Chooses a codec from the first bytes (SDWebImage's coder plugins), never the file name.
-public enum FormatSniffer {
-    public enum Kind: Sendable, Equatable { case gif, png, webp }
+enum FormatSniffer {
+    enum Kind: Sendable, Equatable { case gif, png, webp }
 
-    public static func sniff(_ head: [UInt8]) -> Kind? {
+    static func sniff(_ head: [UInt8]) -> Kind? {
         if head.count >= 6, head[0] == 0x47, head[1] == 0x49, head[2] == 0x46, head[3] == 0x38,
            head[4] == 0x37 || head[4] == 0x39, head[5] == 0x61 { return .gif }         // GIF87a/89a
         if head.count >= 8, head[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
@@ -16,10 +16,12 @@ public enum FormatSniffer {
 
 /// Opens any supported file as an `AnimationDecoder`.
 public enum AnimationLoader {
+    /// Opens the file at `path` with the codec its first bytes name.
     public static func open(path: String, options: DecodeOptions = DecodeOptions()) throws(AnimatedError) -> any AnimationDecoder {
         try open(ByteSource(path: path), options: options)
     }
 
+    /// Opens `source` with the codec its first bytes name (GIF, PNG/APNG, WebP).
     public static func open(_ source: ByteSource, options: DecodeOptions = DecodeOptions()) throws(AnimatedError) -> any AnimationDecoder {
         if source.count == 0 { throw .invalid("empty file") }
         let head = try source.bytes(at: 0, length: 16)

@@ -7,16 +7,21 @@ import CWebP
 /// (the demuxer rejects files where they do not), which lets opaque or no-blend frames decode
 /// straight into the canvas.
 public final class WebPDecoder: AnimationDecoder {
+    /// The animation as its chunks describe it.
     public let info: AnimationInfo
 
     /// The whole file; `bitstreams` point into it.
     private let file: UnsafeMutableRawBufferPointer
     /// Per frame, its VP8/VP8L bitstream (with any ALPH chunk before it).
     private let bitstreams: [WebPData]
-    /// Holds a decoded frame before it is blended with OVER; grown on first use.
-    private var scratch: UnsafeMutableRawBufferPointer?
+    /// Per frame, whether libwebp's `WebPAnimDecoder` treats it as a key frame (`IsKeyFrame`):
+    /// it then starts from a transparent canvas and its pixels are copied, not blended.
+    private let copiedFrames: [Bool]
+    /// Frames that are blended are decoded here first.
+    private let scratch = FrameScratch()
     private var config = WebPDecoderConfig()
 
+    /// Demuxes the WebP in `source` (libwebpdemux): frames, delays, loop count.
     public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         // The canvas size sits in the first 30 bytes: refuse a pixel bomb before reading the file.
         if let (w, h) = Self.canvasSize(head: try source.bytes(at: 0, length: 64)) {
@@ -92,6 +97,7 @@ public final class WebPDecoder: AnimationDecoder {
             }
             guard !frames.isEmpty else { throw AnimatedError.invalid("no frames") }
             self.bitstreams = bitstreams
+            copiedFrames = Self.libwebpKeyframes(frames, width: width, height: height)
             info = AnimationInfo(format: .webp, width: width, height: height, frames: frames,
                                  plays: plays, warnings: warnings, timing: options.timing)
         } catch {
@@ -102,32 +108,67 @@ public final class WebPDecoder: AnimationDecoder {
 
     deinit {
         file.deallocate()
-        scratch?.deallocate()
     }
 
+    /// Decodes frame `index` and draws it onto `canvas` as browsers do (no disposal: see `Compositor`).
     public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
         let f = info.frames[index]
         let r = f.rect
         let fitsCanvas = canvas.width == info.width && canvas.height == info.height
-        if fitsCanvas && (f.blend == .source || !f.hasAlpha) {
-            // Nothing under the frame shows through: decode into the canvas rows directly.
-            let stride = canvas.rowBytes
-            let origin = canvas.pixels.baseAddress! + (r.y * canvas.width + r.x) * 4
-            try decode(index, into: origin, stride: stride, size: stride * (r.height - 1) + r.width * 4)
-            return
+        // A key frame in libwebp's sense finds a transparent canvas (the compositor's keyframes
+        // and disposal guarantee the same), and its pixels are copied as decoded.
+        let copies = f.blend == .source || !f.hasAlpha || copiedFrames[index]
+        try scratch.draw(index, rect: r, onto: canvas, direct: fitsCanvas && copies,
+                         decode: { (into, stride) throws(AnimatedError) in
+                             try decode(index, into: into, stride: stride, size: stride * (r.height - 1) + r.width * 4)
+                         },
+                         blend: { buf in
+                             if copies || !fitsCanvas {
+                                 Blend.image(buf, width: r.width, height: r.height, srcStride: r.width * 4,
+                                             at: r.x, r.y, onto: canvas, op: copies ? .source : .over)
+                             } else {
+                                 blendAsLibwebp(buf, frame: index, onto: canvas)
+                             }
+                         })
+    }
+
+    /// Blends the decoded frame `index` (rows packed) onto a canvas of the animation's size.
+    private func blendAsLibwebp(_ buf: UnsafePointer<UInt8>, frame index: Int, onto canvas: Canvas) {
+        let r = info.frames[index].rect
+        // As libwebp (FindBlendRangeAtRow): where the previous frame was disposed to background
+        // the pixels are copied (the canvas there is transparent); elsewhere they are blended.
+        let prev = info.frames[index - 1]
+        let cleared = prev.dispose == .background ? prev.rect : FrameRect(x: 0, y: 0, width: 0, height: 0)
+        let base = canvas.pixels.baseAddress!
+        for row in 0..<r.height {
+            let y = r.y + row
+            let src = buf + row * r.width * 4
+            let dst = base + (y * canvas.width + r.x) * 4
+            let inside = y >= cleared.y && y < cleared.y + cleared.height
+            let c0 = inside ? min(max(cleared.x - r.x, 0), r.width) : r.width
+            let c1 = inside ? min(max(cleared.x + cleared.width - r.x, c0), r.width) : r.width
+            WebPBlend.row(src, onto: dst, count: c0)
+            (dst + c0 * 4).update(from: src + c0 * 4, count: (c1 - c0) * 4)
+            WebPBlend.row(src + c1 * 4, onto: dst + c1 * 4, count: r.width - c1)
         }
-        let bytes = r.width * r.height * 4
-        if scratch == nil || scratch!.count < bytes {
-            scratch?.deallocate()
-            scratch = nil
-            // Sized for the largest frame, so it is allocated at most once per decoder.
-            let largest = info.frames.reduce(0) { max($0, $1.rect.width * $1.rect.height * 4) }
-            scratch = .allocate(byteCount: largest, alignment: 16)
+    }
+
+    /// libwebp's `IsKeyFrame` over the whole animation: the first frame; a full-canvas frame
+    /// without alpha or without blending; a frame after one disposed to background that was
+    /// full-canvas or a key frame itself.
+    static func libwebpKeyframes(_ frames: [FrameInfo], width: Int, height: Int) -> [Bool] {
+        var out: [Bool] = []
+        out.reserveCapacity(frames.count)
+        for (k, f) in frames.enumerated() {
+            let full = f.rect.covers(width: width, height: height)
+            if k == 0 || ((!f.hasAlpha || f.blend == .source) && full) {
+                out.append(true)
+            } else {
+                let p = frames[k - 1]
+                out.append(p.dispose == .background && (p.rect.covers(width: width, height: height) || out[k - 1]))
+            }
         }
-        let buf = scratch!.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        try decode(index, into: buf, stride: r.width * 4, size: bytes)
-        Blend.image(buf, width: r.width, height: r.height, srcStride: r.width * 4,
-                    at: r.x, r.y, onto: canvas, op: f.blend)
+        return out
     }
 
     /// Decodes frame `index` as RGBA into `width`×`height` pixels at `dst`, rows `stride` apart.

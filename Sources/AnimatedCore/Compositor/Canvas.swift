@@ -1,9 +1,12 @@
 /// An RGBA, 8 bits per channel, non-premultiplied pixel buffer, row-major with no padding.
-/// It owns its memory; hot loops reach it through `pixels`.
+/// It owns its memory; hot loops inside AnimatedCore reach it through `pixels`, code outside
+/// through `withUnsafeBytes` / `withUnsafeMutableBytes` (the pointer is valid only inside).
 public final class Canvas {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
-    public let pixels: UnsafeMutableBufferPointer<UInt8>
+    let pixels: UnsafeMutableBufferPointer<UInt8>
 
     /// A fully transparent canvas.
     public init(width: Int, height: Int) {
@@ -16,7 +19,9 @@ public final class Canvas {
 
     deinit { pixels.deallocate() }
 
+    /// Bytes of pixel data: `width * height * 4`.
     public var byteCount: Int { pixels.count }
+    /// Bytes per row: `width * 4`.
     public var rowBytes: Int { width * 4 }
 
     /// Sets every pixel to transparent black.
@@ -62,4 +67,14 @@ public final class Canvas {
 
     /// A copy of all pixels (tests, dumps).
     public func snapshot() -> [UInt8] { Array(pixels) }
+
+    /// Calls `body` with the pixels, read-only: `height` rows of `rowBytes` bytes, RGBA.
+    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try body(UnsafeRawBufferPointer(pixels))
+    }
+
+    /// Calls `body` with the pixels, writable (a decoder outside AnimatedCore drawing a frame).
+    public func withUnsafeMutableBytes<R, E: Error>(_ body: (UnsafeMutableRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try body(UnsafeMutableRawBufferPointer(pixels))
+    }
 }

@@ -3,7 +3,9 @@
 /// Sequential access composites incrementally; random access replays from the nearest keyframe
 /// at or before the target. Both give identical pixels.
 public final class Compositor {
+    /// The decoder whose frames are composited.
     public let decoder: any AnimationDecoder
+    /// The decoder's animation.
     public let info: AnimationInfo
     /// Holds the composited image of `currentIndex` (before that frame's disposal).
     public let canvas: Canvas
@@ -15,6 +17,7 @@ public final class Compositor {
     public private(set) var framesDecoded = 0
     private var saved: [UInt8] = []    // the rect under a dispose-previous frame, before it drew
 
+    /// A compositor with a transparent canvas of the animation's size.
     public init(decoder: any AnimationDecoder) throws(AnimatedError) {
         self.decoder = decoder
         self.info = decoder.info
@@ -31,26 +34,28 @@ public final class Compositor {
         // keeps sequential playback linear (a walk back to frame 0 made it quadratic).
         let key = keyframe(atOrBefore: index, stoppingAt: index < currentIndex ? 0 : max(currentIndex, 0))
         if index < currentIndex || key > currentIndex {
-            // Replay from the keyframe on a transparent canvas.
+            // Replay from the keyframe on a transparent canvas. Nothing is disposed first: the
+            // frame before the keyframe was never drawn on this canvas (disposing it would paste
+            // pixels saved for some earlier, unrelated request).
             canvas.clear()
-            currentIndex = key - 1
-            draw(key)
+            draw(key, disposingPrevious: false)
         }
-        while currentIndex < index { draw(currentIndex + 1) }
+        while currentIndex < index { draw(currentIndex + 1, disposingPrevious: true) }
         return canvas
     }
 
     /// The nearest keyframe at or before `index` (frame 0 always is one), or `floor` if there is
     /// none after it.
-    public func keyframe(atOrBefore index: Int, stoppingAt floor: Int = 0) -> Int {
+    func keyframe(atOrBefore index: Int, stoppingAt floor: Int = 0) -> Int {
         var k = index
         while k > floor && !info.frames[k].keyframe { k -= 1 }
         return k
     }
 
-    /// Disposes `currentIndex` (unless `next` starts a replay) and draws frame `next`.
-    private func draw(_ next: Int) {
-        if currentIndex >= 0 && currentIndex == next - 1 {
+    /// Disposes `currentIndex` (the frame before `next`) when asked, and draws frame `next`.
+    private func draw(_ next: Int, disposingPrevious: Bool) {
+        if disposingPrevious {
+            precondition(currentIndex == next - 1 && currentIndex >= 0, "disposal of a frame not on the canvas")
             let cur = info.frames[currentIndex]
             switch cur.dispose {
             case .none: break
@@ -64,6 +69,13 @@ public final class Compositor {
             try decoder.blend(frame: next, onto: canvas)
         } catch {
             problems[next] = error.description
+            if disposingPrevious && f.keyframe {
+                // Browsers decode a keyframe alone (Chromium: no required previous frame), so
+                // what its damaged data does not supply is transparent, not the frame before:
+                // draw it again on a clear canvas, exactly as a replay from it would.
+                canvas.clear()
+                try? decoder.blend(frame: next, onto: canvas)
+            }
         }
         framesDecoded += 1
         currentIndex = next

@@ -1,7 +1,7 @@
 /// Marks keyframes: frames from which a replay that starts on a transparent canvas produces the
 /// same pixels as compositing from frame 0. Random access replays from the nearest one.
-public enum KeyframeAnalysis {
-    public static func mark(_ frames: inout [FrameInfo], width: Int, height: Int) {
+enum KeyframeAnalysis {
+    static func mark(_ frames: inout [FrameInfo], width: Int, height: Int) {
         var emptyBefore = true       // canvas is fully transparent before frame k
         for k in frames.indices {
             let f = frames[k]

@@ -1,18 +1,18 @@
 /// The `animplay info` report, as text or JSON (the JSON keys are a contract used by checks).
-public enum InfoReport {
+package enum InfoReport {
     /// Result of `info --decode`.
-    public struct DecodeStats: Sendable {
-        public var problems: [Int: String]
-        public var seconds: Double
-        public var megapixelsPerSecond: Double
-        public var peakRSSBytes: Int
-        public init(problems: [Int: String], seconds: Double, megapixelsPerSecond: Double, peakRSSBytes: Int) {
+    package struct DecodeStats: Sendable {
+        package var problems: [Int: String]
+        package var seconds: Double
+        package var megapixelsPerSecond: Double
+        package var peakRSSBytes: Int
+        package init(problems: [Int: String], seconds: Double, megapixelsPerSecond: Double, peakRSSBytes: Int) {
             self.problems = problems; self.seconds = seconds
             self.megapixelsPerSecond = megapixelsPerSecond; self.peakRSSBytes = peakRSSBytes
         }
     }
 
-    public static func json(_ info: AnimationInfo, file: String, decode: DecodeStats? = nil) -> String {
+    package static func json(_ info: AnimationInfo, file: String, decode: DecodeStats? = nil) -> String {
         var w = JSONWriter()
         w.beginObject()
         w.value("file", file)
@@ -53,7 +53,7 @@ public enum InfoReport {
         return w.text
     }
 
-    public static func text(_ info: AnimationInfo, file: String, decode: DecodeStats? = nil) -> String {
+    package static func text(_ info: AnimationInfo, file: String, decode: DecodeStats? = nil) -> String {
         var s = "\(file)\n"
         s += "  format    \(info.format.rawValue)\n"
         s += "  canvas    \(info.width)x\(info.height)\n"

@@ -6,6 +6,7 @@ import Darwin
 
 /// Writes frames as binary PPM (alpha composited over a background) or PAM (RGBA).
 public enum PNMWriter {
+    /// PPM (RGB over a background) or PAM (RGBA).
     public enum Format: String, Sendable, CaseIterable { case ppm, pam }
 
     /// Encodes `canvas` into a PPM/PAM file image.
@@ -44,14 +45,7 @@ public enum PNMWriter {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .output("\(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, bytes.count - off) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .output("\(path): \(String(cString: strerror(errno)))")
-            }
-            off += n
-        }
+        let e = bytes.withUnsafeBytes { writeAll(fd, $0) }
+        guard e == 0 else { throw .output("\(path): \(String(cString: strerror(e)))") }
     }
 }

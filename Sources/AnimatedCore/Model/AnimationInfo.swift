@@ -15,11 +15,15 @@ public enum BlendOp: String, Sendable {
     case source, over
 }
 
+/// A rectangle in canvas pixels; `description` is ImageMagick's geometry, `WxH+X+Y`.
 public struct FrameRect: Sendable, Equatable, CustomStringConvertible {
+    /// Top-left corner and size, in pixels.
     public var x: Int, y: Int, width: Int, height: Int
+    /// The rectangle at (`x`, `y`) of `width`×`height` pixels.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
+    /// True when it holds no pixel.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
     /// The part of this rect that lies inside a `width`×`height` canvas (may be empty).
     public func clipped(toWidth w: Int, height h: Int) -> FrameRect {
@@ -27,9 +31,11 @@ public struct FrameRect: Sendable, Equatable, CustomStringConvertible {
         let x1 = max(x0, min(x &+ width, w)), y1 = max(y0, min(y &+ height, h))
         return FrameRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
+    /// True when it covers all of a `w`×`h` canvas.
     public func covers(width w: Int, height h: Int) -> Bool {
         x <= 0 && y <= 0 && x + width >= w && y + height >= h
     }
+    /// `WxH+X+Y`.
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }
 
@@ -39,7 +45,9 @@ public struct FrameInfo: Sendable {
     public var rect: FrameRect
     /// The delay stored in the file, in milliseconds.
     public var delayMs: Double
+    /// What happens to the rectangle after the frame is shown.
     public var dispose: DisposeOp
+    /// How the frame's pixels combine with the canvas.
     public var blend: BlendOp
     /// False only when the frame is known to be fully opaque (lets it be a keyframe under OVER).
     public var hasAlpha: Bool
@@ -49,6 +57,7 @@ public struct FrameInfo: Sendable {
     /// Sprite sheets and frame sequences: where the frame's pixels come from (nil for codecs).
     public var source: FrameSource? = nil
 
+    /// A frame as a codec indexes it.
     public init(rect: FrameRect, delayMs: Double, dispose: DisposeOp, blend: BlendOp, hasAlpha: Bool) {
         self.rect = rect; self.delayMs = delayMs; self.dispose = dispose; self.blend = blend
         self.hasAlpha = hasAlpha
@@ -59,7 +68,9 @@ public struct FrameInfo: Sendable {
 public struct TimingPolicy: Sendable, Equatable {
     /// Browsers show frames with a stored delay of 10 ms or less for 100 ms.
     public var browserMinimumDelay: Bool
+    /// The policy; by default, as browsers.
     public init(browserMinimumDelay: Bool = true) { self.browserMinimumDelay = browserMinimumDelay }
+    /// How long a frame with a stored delay of `stored` ms is shown.
     public func displayMs(_ stored: Double) -> Double {
         browserMinimumDelay && stored <= 10 ? 100 : stored
     }
@@ -68,16 +79,22 @@ public struct TimingPolicy: Sendable, Equatable {
 /// The whole animation as described by its headers: the `YYAnimatedImage` surface plus
 /// what `animplay info` reports.
 public struct AnimationInfo: Sendable {
+    /// The container format.
     public var format: ImageFormat
+    /// Canvas width in pixels.
     public var width: Int
+    /// Canvas height in pixels.
     public var height: Int
+    /// Every frame, in file order.
     public var frames: [FrameInfo]
     /// Total number of plays; 0 = forever.
     public var plays: Int
     /// Problems found while indexing (truncation, ignored chunks, ...). Empty for a clean file.
     public var warnings: [String]
+    /// How stored delays become display delays.
     public var timing: TimingPolicy
 
+    /// An animation; marks the frames a replay can start from (`FrameInfo.keyframe`).
     public init(format: ImageFormat, width: Int, height: Int, frames: [FrameInfo], plays: Int,
                 warnings: [String] = [], timing: TimingPolicy = TimingPolicy()) {
         self.format = format; self.width = width; self.height = height
@@ -85,8 +102,11 @@ public struct AnimationInfo: Sendable {
         KeyframeAnalysis.mark(&self.frames, width: width, height: height)
     }
 
+    /// Number of frames.
     public var frameCount: Int { frames.count }
+    /// How long frame `index` is shown, in milliseconds.
     public func displayMs(at index: Int) -> Double { timing.displayMs(frames[index].delayMs) }
+    /// One play, in milliseconds of display time.
     public var durationMs: Double { frames.indices.reduce(0) { $0 + displayMs(at: $1) } }
     /// Bytes of one composited RGBA canvas.
     public var bytesPerFrame: Int { width * height * 4 }

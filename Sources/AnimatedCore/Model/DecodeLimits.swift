@@ -16,6 +16,7 @@ public struct DecodeLimits: Sendable, Equatable {
     public static let `default` = DecodeLimits(maxDimension: 65535, maxPixels: 1 << 25,
                                                maxFrames: 1 << 20, maxDecodedBytes: 1 << 29)
 
+    /// Limits on canvas side, canvas pixels, frame count and decoded bytes.
     public init(maxDimension: Int, maxPixels: Int, maxFrames: Int, maxDecodedBytes: Int) {
         self.maxDimension = maxDimension; self.maxPixels = maxPixels
         self.maxFrames = maxFrames; self.maxDecodedBytes = maxDecodedBytes
@@ -42,8 +43,11 @@ public struct DecodeLimits: Sendable, Equatable {
 
 /// Options every decoder takes.
 public struct DecodeOptions: Sendable {
+    /// What a file may ask for before it is refused.
     public var limits: DecodeLimits
+    /// How stored delays become display delays.
     public var timing: TimingPolicy
+    /// Options; by default, the default limits and browser timing.
     public init(limits: DecodeLimits = .default, timing: TimingPolicy = TimingPolicy()) {
         self.limits = limits; self.timing = timing
     }

@@ -1,17 +1,17 @@
 /// Figures a status line shows about the frame buffer.
-public struct FrameBufferStats: Sendable, Equatable {
+struct FrameBufferStats: Sendable, Equatable {
     /// Bytes of scaled frames held, and the budget.
-    public var bytes: Int
-    public var budget: Int
+    var bytes: Int
+    var budget: Int
     /// Highest `bytes` ever reached.
-    public var peakBytes: Int
-    public var framesCached: Int
+    var peakBytes: Int
+    var framesCached: Int
     /// Frames decoded and composited by the producer (replays included), and frames scaled.
-    public var framesDecoded: Int
-    public var framesScaled: Int
-    public var evictions: Int
+    var framesDecoded: Int
+    var framesScaled: Int
+    var evictions: Int
     /// Times the producer woke up to look for work (it sleeps when the window is full).
-    public var producerPasses: Int
+    var producerPasses: Int
 }
 
 /// The bounded prefetch queue between the producer thread and the display.

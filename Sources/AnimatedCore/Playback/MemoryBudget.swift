@@ -14,18 +14,18 @@ import Darwin
 ///   300×80) while the process stays far below what a terminal viewer should cost. On any
 ///   machine with more than ~160 MB of RAM the rule is above the ceiling, so this is the usual
 ///   default. Animations that do not fit stream through the bounded window instead.
-public enum MemoryBudget {
-    public static let floorBytes = 4 << 20
-    public static let ceilingBytes = 32 << 20
+enum MemoryBudget {
+    static let floorBytes = 4 << 20
+    static let ceilingBytes = 32 << 20
 
     /// The rule applied to given memory figures (bytes).
-    public static func bytes(physical: Int, available: Int) -> Int {
+    static func bytes(physical: Int, available: Int) -> Int {
         let rule = min(physical / 5, available / 5 * 3)
         return min(ceilingBytes, max(floorBytes, rule))
     }
 
     /// The rule applied to this machine (and container, if it is limited by a cgroup).
-    public static func systemDefault() -> Int {
+    static func systemDefault() -> Int {
         let physical = ProcessStats.physicalMemoryBytes()
         var available = meminfoAvailable() ?? ProcessStats.availableMemoryBytes()
         if let room = cgroupRoom() { available = min(available, room) }

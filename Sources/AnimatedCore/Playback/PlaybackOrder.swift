@@ -4,17 +4,17 @@
 /// `t / cycleLength` at cycle position `t % cycleLength`. Normal plays 0…n-1, reverse n-1…0,
 /// bounce 0…n-1…1 (one forward+backward trip is one play); after its last play a bounce lands on
 /// frame 0 again, the end of the backward trip, which then stays displayed.
-public struct PlaybackOrder: Sendable, Equatable {
-    public let frameCount: Int
-    public let mode: PlaybackMode
+struct PlaybackOrder: Sendable, Equatable {
+    let frameCount: Int
+    let mode: PlaybackMode
     /// Total plays; 0 = forever.
-    public let plays: Int
+    let plays: Int
     /// Positions in one play.
-    public let cycleLength: Int
+    let cycleLength: Int
     /// The last position of the timeline (its frame stays displayed); nil when playing forever.
-    public let lastPosition: Int?
+    let lastPosition: Int?
 
-    public init(frameCount: Int, mode: PlaybackMode, plays: Int) {
+    init(frameCount: Int, mode: PlaybackMode, plays: Int) {
         precondition(frameCount > 0)
         self.frameCount = frameCount
         self.mode = mode
@@ -31,7 +31,7 @@ public struct PlaybackOrder: Sendable, Equatable {
 
     /// The frame at cycle position `p` (0 ≤ p < cycleLength; p == cycleLength is the landing).
     @inline(__always)
-    public func frame(atCycle p: Int) -> Int {
+    func frame(atCycle p: Int) -> Int {
         switch mode {
         case .normal: return p
         case .reverse: return frameCount - 1 - p
@@ -39,16 +39,16 @@ public struct PlaybackOrder: Sendable, Equatable {
         }
     }
 
-    public func frame(at position: Int) -> Int { frame(atCycle: position % cycleLength) }
+    func frame(at position: Int) -> Int { frame(atCycle: position % cycleLength) }
 
     /// The first cycle position showing `frame`.
-    public func cyclePosition(of frame: Int) -> Int {
+    func cyclePosition(of frame: Int) -> Int {
         mode == .reverse ? frameCount - 1 - frame : frame
     }
 
     /// How many positions after `position` the timeline next shows `frame` (0 if it shows it
     /// now), or nil if it never does again. Respects direction and loop wrap.
-    public func distance(to frame: Int, from position: Int) -> Int? {
+    func distance(to frame: Int, from position: Int) -> Int? {
         let p = position % cycleLength
         var d = cyclePosition(of: frame) - p
         if d < 0 { d += cycleLength }
@@ -62,7 +62,7 @@ public struct PlaybackOrder: Sendable, Equatable {
     }
 
     /// The play `position` belongs to (0-based); the bounce landing counts as the last play.
-    public func play(at position: Int) -> Int {
+    func play(at position: Int) -> Int {
         let k = position / cycleLength
         return plays > 0 ? min(k, plays - 1) : k
     }

@@ -2,21 +2,26 @@
 ///
 /// Times are integer sums of the display delays, so frame k is due exactly at Σ delays before
 /// it, however long the animation runs: no rounding error accumulates.
-public struct PlaybackSchedule: Sendable {
-    public let order: PlaybackOrder
+struct PlaybackSchedule: Sendable {
+    let order: PlaybackOrder
     /// prefix[i] = Σ of the display durations of frames 0..<i, in ns (frameCount + 1 entries).
     private let prefix: [Int]
     /// Nominal length of one play.
-    public let cycleNanoseconds: Int
+    let cycleNanoseconds: Int
     /// Nominal time at which the last play ends; nil when playing forever.
-    public let end: Int?
+    let end: Int?
 
-    public init(info: AnimationInfo, order: PlaybackOrder) {
+    /// Cap on the length of one pass through the frames, 2^60 ns (36 years): sums of display
+    /// delays saturate there, so that nothing below (bounce cycles, play counts, deadlines) can
+    /// overflow. 141 000 frames of 65 535 s, inside the default limits, would reach 2^63.
+    static let maxCycleNanoseconds = 1 << 60
+
+    init(info: AnimationInfo, order: PlaybackOrder) {
         self.init(durations: info.frames.indices.map { info.displayMs(at: $0) }, order: order)
     }
 
     /// `durations` in milliseconds, one per frame.
-    public init(durations: [Double], order: PlaybackOrder) {
+    init(durations: [Double], order: PlaybackOrder) {
         precondition(durations.count == order.frameCount)
         self.order = order
         var ns = durations.map { ms -> Int in
@@ -28,7 +33,8 @@ public struct PlaybackSchedule: Sendable {
         // (what browsers do with tiny delays).
         if ns.allSatisfy({ $0 == 0 }) { ns = Array(repeating: 100_000_000, count: ns.count) }
         var sums = [Int](repeating: 0, count: ns.count + 1)
-        for i in ns.indices { sums[i + 1] = sums[i] + ns[i] }
+        // Each delay is at most a day (2^46.3 ns), so a capped sum plus one never overflows.
+        for i in ns.indices { sums[i + 1] = min(sums[i] + ns[i], Self.maxCycleNanoseconds) }
         prefix = sums
         let n = order.frameCount
         if order.mode == .bounce && n > 1 {
@@ -45,11 +51,11 @@ public struct PlaybackSchedule: Sendable {
     }
 
     /// Display duration of `frame` at speed 1, in ns.
-    public func duration(ofFrame frame: Int) -> Int { prefix[frame + 1] - prefix[frame] }
+    func duration(ofFrame frame: Int) -> Int { prefix[frame + 1] - prefix[frame] }
 
     /// Start of cycle position `p` (0 ≤ p ≤ cycleLength) within its play.
     @inline(__always)
-    public func start(atCycle p: Int) -> Int {
+    func start(atCycle p: Int) -> Int {
         let n = order.frameCount
         switch order.mode {
         case .normal:
@@ -64,17 +70,20 @@ public struct PlaybackSchedule: Sendable {
     }
 
     /// Nominal start of timeline position `t` (also valid one past the last position).
-    public func start(of t: Int) -> Int {
+    func start(of t: Int) -> Int {
         let c = order.cycleLength
-        return (t / c) &* cycleNanoseconds &+ start(atCycle: t % c)
+        // Saturates: only a forever-playing timeline centuries long could get there.
+        let (plays, o1) = (t / c).multipliedReportingOverflow(by: cycleNanoseconds)
+        let (x, o2) = plays.addingReportingOverflow(start(atCycle: t % c))
+        return o1 || o2 ? .max : x
     }
 
     /// Nominal duration of position `t`.
-    public func duration(of t: Int) -> Int { start(of: t + 1) - start(of: t) }
+    func duration(of t: Int) -> Int { start(of: t + 1) - start(of: t) }
 
     /// The position shown at nominal time `x`: the last one starting at or before it (frames of
     /// zero duration are therefore passed over), clamped to the timeline.
-    public func position(at x: Int) -> Int {
+    func position(at x: Int) -> Int {
         guard x > 0 else { return firstPosition }
         if let end, let last = order.lastPosition, x >= end { return last }
         let play = x / cycleNanoseconds
@@ -89,7 +98,7 @@ public struct PlaybackSchedule: Sendable {
     }
 
     /// Where playback starts (after any leading zero-duration frames).
-    public var firstPosition: Int {
+    var firstPosition: Int {
         var lo = 0, hi = order.cycleLength - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2

@@ -15,6 +15,7 @@
 /// After calling a control (`togglePause`, `step`, `seek`, `setSpeed`, ...) call `update()`
 /// again: the next deadline may have moved.
 public final class Player {
+    /// The animation being played.
     public let info: AnimationInfo
     private let buffer: FrameBuffer
     private var producer: ProducerThread?
@@ -94,6 +95,7 @@ public final class Player {
 
     // MARK: display loop
 
+    /// Advances the schedule to now and says what to draw and when to call again. Never blocks.
     public func update() -> PlayerUpdate {
         let now = time.now()
         if !paused && !suspended && !finished && !waiting { advance(now) }
@@ -315,6 +317,7 @@ public final class Player {
 
     // MARK: state
 
+    /// Figures for a status line: position, plays, rate, buffer.
     public var status: PlayerStatus {
         let stats = buffer.stats
         let order = schedule.order
@@ -336,10 +339,10 @@ public final class Player {
     public var frameProblems: [Int: String] { buffer.problems }
 
     /// The frame buffer's figures (bytes, peak, decodes, evictions).
-    public var bufferStats: FrameBufferStats { buffer.stats }
+    var bufferStats: FrameBufferStats { buffer.stats }
 
     /// The timeline position being shown (for tests and diagnostics).
-    public var timelinePosition: Int { position }
+    var timelinePosition: Int { position }
 
     // MARK: helpers
 

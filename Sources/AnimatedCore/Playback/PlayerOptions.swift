@@ -14,6 +14,7 @@ public struct PlayerOptions: Sendable {
     public var plays: Int?
     /// Playback rate, clamped to 0.1–10.
     public var speed: Double
+    /// Frame order: normal, reverse or bounce.
     public var mode: PlaybackMode
     /// Display-rate cap in frames per second: frames shorter than one tick are merged.
     /// 0 or less = no cap.
@@ -22,6 +23,7 @@ public struct PlayerOptions: Sendable {
     /// (`MemoryBudget.systemDefault()`). A budget below one frame still plays, one frame at a time.
     public var bufferBytes: Int?
 
+    /// Options; nil plays means the file's loop count.
     public init(plays: Int? = nil, speed: Double = 1, mode: PlaybackMode = .normal,
                 maxFPS: Double = 60, bufferBytes: Int? = nil) {
         self.plays = plays; self.speed = speed; self.mode = mode

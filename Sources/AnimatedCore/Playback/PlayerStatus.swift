@@ -2,6 +2,7 @@
 public struct PlayerStatus: Sendable {
     /// Frame on screen (or about to be).
     public var frameIndex: Int
+    /// Frames in the animation.
     public var frameCount: Int
     /// 1-based number of the current play.
     public var play: Int
@@ -11,18 +12,25 @@ public struct PlayerStatus: Sendable {
     public var effectiveFPS: Double
     /// Frames skipped because the display was late (not counting `mergedFrames`).
     public var droppedFrames: Int
+    /// Playback speed factor.
     public var speed: Double
+    /// Frame order.
     public var mode: PlaybackMode
+    /// True while paused.
     public var paused: Bool
+    /// True once the last play has ended.
     public var finished: Bool
     /// Bytes of scaled frames in the buffer, and its budget.
     public var bufferBytes: Int
+    /// The frame buffer's memory budget, in bytes.
     public var bufferBudget: Int
+    /// Scaled frames held by the buffer.
     public var framesCached: Int
     /// Frames skipped on purpose because they were shorter than one display tick (`maxFPS`).
     public var mergedFrames: Int = 0
     /// Frames decoded and composited so far (replays included), and frames scaled.
     public var framesDecoded: Int = 0
+    /// Frames scaled so far.
     public var framesScaled: Int = 0
     /// The schedule is held until the buffer delivers the current frame.
     public var waiting: Bool = false

@@ -3,7 +3,10 @@ public protocol TimeSource: Sendable {
     func now() -> UInt64
 }
 
+/// The monotonic system clock.
 public struct SystemTimeSource: TimeSource {
+    /// The system clock.
     public init() {}
+    /// CLOCK_MONOTONIC, in nanoseconds.
     public func now() -> UInt64 { MonotonicClock.nanoseconds() }
 }

@@ -10,8 +10,10 @@
 /// output rows is reused), then added to its output rows with their vertical weights. Weights are computed per call (a few
 /// hundred floats); the hot loops run on raw pointers.
 public struct AreaAverageScaler: FrameScaler {
+    /// A scaler.
     public init() {}
 
+    /// Scales `canvas` to `size` (each output pixel averages the area it covers).
     public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
         let w = max(1, size.width), h = max(1, size.height)
         let out: [UInt8]

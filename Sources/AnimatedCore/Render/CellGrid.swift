@@ -11,13 +11,16 @@ public enum CellGlyph: UInt8, Sendable {
 /// A rectangle of cells in canonical form (see `CellRenderer`), reused from frame to frame.
 /// Colours are `CellColor` values.
 public final class CellGrid {
+    /// Width in cells.
     public private(set) var columns = 0
+    /// Height in cells.
     public private(set) var rows = 0
-    public private(set) var glyphs: UnsafeMutablePointer<UInt8>
-    public private(set) var foregrounds: UnsafeMutablePointer<UInt32>
-    public private(set) var backgrounds: UnsafeMutablePointer<UInt32>
+    package private(set) var glyphs: UnsafeMutablePointer<UInt8>
+    package private(set) var foregrounds: UnsafeMutablePointer<UInt32>
+    package private(set) var backgrounds: UnsafeMutablePointer<UInt32>
     private var capacity = 0
 
+    /// A blank grid (terminal-default spaces).
     public init(columns: Int = 0, rows: Int = 0) {
         glyphs = .allocate(capacity: 1); foregrounds = .allocate(capacity: 1); backgrounds = .allocate(capacity: 1)
         capacity = 1
@@ -26,6 +29,7 @@ public final class CellGrid {
 
     deinit { glyphs.deallocate(); foregrounds.deallocate(); backgrounds.deallocate() }
 
+    /// Number of cells.
     public var count: Int { columns * rows }
 
     /// Changes the dimensions; contents become blank (terminal-default spaces).
@@ -49,10 +53,20 @@ public final class CellGrid {
             && backgrounds[i] == other.backgrounds[i]
     }
 
+    /// Makes this grid a copy of `other` (size and cells).
     public func copy(from other: CellGrid) {
         resize(columns: other.columns, rows: other.rows)
         glyphs.update(from: other.glyphs, count: count)
         foregrounds.update(from: other.foregrounds, count: count)
         backgrounds.update(from: other.backgrounds, count: count)
+    }
+}
+
+extension CellGrid {
+    /// Cell `index` (row-major, `row * columns + column`): its glyph (a `CellGlyph` raw value)
+    /// and its colours (`CellColor` values).
+    public func cell(_ index: Int) -> (glyph: UInt8, foreground: UInt32, background: UInt32) {
+        precondition(index >= 0 && index < count, "cell \(index) outside a grid of \(count)")
+        return (glyphs[index], foregrounds[index], backgrounds[index])
     }
 }

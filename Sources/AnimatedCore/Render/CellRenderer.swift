@@ -7,10 +7,13 @@
 /// - upper half transparent to the terminal: `lower`, foreground = lower pixel;
 /// - otherwise `upper`, foreground = upper pixel, background = lower pixel (may be default).
 public final class CellRenderer {
+    /// The colours cells may use.
     public let mode: ColorMode
+    /// What transparent pixels show.
     public let background: BackgroundMode
     private let quantizer: PaletteQuantizer?
 
+    /// A renderer for `mode`, with `background` under transparent pixels.
     public init(mode: ColorMode, background: BackgroundMode) {
         self.mode = mode
         self.background = background

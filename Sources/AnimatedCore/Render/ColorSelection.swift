@@ -28,6 +28,7 @@ public struct TerminalColorFacts: Sendable, Equatable {
     /// The entry has save/restore cursor (sc/rc) and cursor addressing (cup).
     public var canSaveCursor: Bool
 
+    /// Facts as terminfo and the environment state them.
     public init(colors: Int, pairs: Int, hasRGB: Bool, colortermTruecolor: Bool, canSaveCursor: Bool) {
         self.colors = colors; self.pairs = pairs; self.hasRGB = hasRGB
         self.colortermTruecolor = colortermTruecolor; self.canSaveCursor = canSaveCursor
@@ -51,6 +52,7 @@ public struct TerminalColorFacts: Sendable, Equatable {
 /// hold every fg/bg combination of the palette (plus the default colour), so `alloc_pair`
 /// never has to recycle a pair that is on screen; otherwise they too are written directly.
 public enum ColorSelection {
+    /// The colour mode and cell path for `request` on a terminal with `facts`.
     public static func choose(_ request: ColorRequest, facts: TerminalColorFacts) -> (ColorMode, CellPath) {
         let mode: ColorMode
         switch request {
@@ -76,7 +78,7 @@ public enum ColorSelection {
 
     /// Colour pairs needed so that no pair is ever recycled: every (fg, bg) over the palette
     /// plus the terminal's default colour, and one for the status line.
-    public static func pairsNeeded(_ mode: ColorMode) -> Int {
+    static func pairsNeeded(_ mode: ColorMode) -> Int {
         switch mode {
         case .truecolor: return Int.max
         case .palette256: return 241 * 241 + 1   // indices 16–255 and the default

@@ -1,11 +1,11 @@
 /// OKLab coordinates of 24-bit colours, memoised (direct-mapped, 4096 entries): the cell
 /// writer compares each changed cell's colours with what is on screen and in the SGR state.
-public final class OKLabCache {
+final class OKLabCache {
     private static let size = 4096
     private let keys: UnsafeMutablePointer<UInt32>
     private let values: UnsafeMutablePointer<Float>   // 3 per entry
 
-    public init() {
+    init() {
         keys = .allocate(capacity: Self.size)
         keys.initialize(repeating: UInt32.max, count: Self.size)
         values = .allocate(capacity: Self.size * 3)
@@ -16,7 +16,7 @@ public final class OKLabCache {
 
     /// Squared OKLab distance between two 0xRRGGBB colours.
     @inline(__always)
-    public func distanceSquared(_ a: UInt32, _ b: UInt32) -> Float {
+    func distanceSquared(_ a: UInt32, _ b: UInt32) -> Float {
         // Copy the first colour out: looking up the second may reuse the same cache slot.
         let p = lab(a)
         let pl = p[0], pa = p[1], pb = p[2]

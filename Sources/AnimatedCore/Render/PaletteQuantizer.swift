@@ -11,15 +11,15 @@ import Darwin
 ///
 /// Results are memoised in a small direct-mapped cache: animation frames repeat most colours.
 /// One quantiser per thread (it owns mutable cache memory).
-public final class PaletteQuantizer {
-    public let mode: ColorMode
+final class PaletteQuantizer {
+    let mode: ColorMode
     private let first: Int, count: Int
     private let lab: UnsafeMutablePointer<Float>       // 3 floats per palette entry (all 256)
     private let cacheKeys: UnsafeMutablePointer<UInt32>
     private let cacheValues: UnsafeMutablePointer<UInt8>
     private static let cacheSize = 1 << 14
 
-    public init(mode: ColorMode) {
+    init(mode: ColorMode) {
         self.mode = mode
         (first, count) = mode == .palette16 ? (0, 16) : (16, 240)
         lab = .allocate(capacity: 256 * 3)
@@ -38,7 +38,7 @@ public final class PaletteQuantizer {
 
     /// The palette index nearest to an sRGB colour.
     @inline(__always)
-    public func index(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt8 {
+    func index(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt8 {
         let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
         let slot = Int((key &* 0x9E37_79B1) >> 18)   // 14-bit multiplicative hash
         if cacheKeys[slot] == key { return cacheValues[slot] }
@@ -60,7 +60,7 @@ public final class PaletteQuantizer {
     }
 
     /// xterm's colour for a palette index (its default 16 colours, the cube, the grey ramp).
-    public static func xtermRGB(_ i: Int) -> (UInt8, UInt8, UInt8) {
+    static func xtermRGB(_ i: Int) -> (UInt8, UInt8, UInt8) {
         switch i {
         case 0..<16:
             let t: [(UInt8, UInt8, UInt8)] = [
@@ -79,7 +79,7 @@ public final class PaletteQuantizer {
     }
 
     /// sRGB to OKLab (Björn Ottosson, 2020).
-    public static func oklab(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (Float, Float, Float) {
+    static func oklab(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (Float, Float, Float) {
         let lin = SRGBTables.shared.toLinear
         let lr = lin[Int(r)], lg = lin[Int(g)], lb = lin[Int(b)]
         let l = cbrtf(0.4122214708 * lr + 0.5363325363 * lg + 0.0514459929 * lb)

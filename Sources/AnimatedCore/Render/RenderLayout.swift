@@ -12,9 +12,11 @@ public enum FitMode: String, Sendable, CaseIterable {
 /// at least twice are enlarged only by whole factors (pixel art stays sharp); larger images are
 /// reduced to fit; the result is centred in the box.
 public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
+    /// Size of the image in pixels (two per cell vertically).
     public var size: RenderSize
     /// Top-left cell of the image inside the box (0-based).
     public var row: Int
+    /// Left cell column of the image inside the box (0-based).
     public var column: Int
     /// The whole factor the canvas is shown at (1: its own size); nil when it is reduced to
     /// fit or stretched.
@@ -22,10 +24,13 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
     /// Cell rows covered: ⌈height / 2⌉.
     public var rows: Int { (size.height + 1) / 2 }
 
+    /// An image of `size` pixels with its top-left cell at `row`, `column`, shown at whole
+    /// factor `factor` (nil: reduced or stretched).
     public init(size: RenderSize, row: Int, column: Int, factor: Int? = nil) {
         self.size = size; self.row = row; self.column = column; self.factor = factor
     }
 
+    /// For messages.
     public var description: String { "\(size) at row \(row), column \(column)" }
 
     /// Lays out a `canvasWidth`×`canvasHeight` image in a box of `columns`×`rows` cells.

@@ -18,7 +18,9 @@
 ///
 /// The writer assumes attributes are at their defaults when it starts and leaves them so.
 public struct SGRCellWriter {
+    /// The colours written.
     public let mode: ColorMode
+    /// What has been written so far (UTF-8 text and escape sequences).
     public private(set) var bytes: [UInt8] = []
     private var fg = CellColor.terminalDefault
     private var bg = CellColor.terminalDefault
@@ -46,6 +48,7 @@ public struct SGRCellWriter {
         return lab.distanceSquared(a, b) <= toleranceSquared
     }
 
+    /// Empties `bytes`, keeping its capacity.
     public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
     /// Writes the cells of `next` that differ from what `screen` says is displayed, with the

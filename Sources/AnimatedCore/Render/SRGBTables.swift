@@ -10,16 +10,16 @@ import Darwin
 /// makes moving edges shimmer. The decode table maps the 256 code values to linear floats; the
 /// encode table maps a linear value quantised to `encodeSteps` back to the nearest code value
 /// (fine enough that every code value survives a round trip exactly).
-public final class SRGBTables: @unchecked Sendable {
-    public static let shared = SRGBTables()
+final class SRGBTables: @unchecked Sendable {
+    static let shared = SRGBTables()
 
     /// 2^14 steps: the first sRGB step (1/255) is 0.0003 in linear light, 5 steps here.
-    public static let encodeSteps = 16384
+    static let encodeSteps = 16384
 
     /// 256 linear values in 0...1.
-    public let toLinear: UnsafeMutablePointer<Float>
+    let toLinear: UnsafeMutablePointer<Float>
     /// `encodeSteps + 1` code values indexed by `Int(linear * encodeSteps + 0.5)`.
-    public let toSRGB: UnsafeMutablePointer<UInt8>
+    let toSRGB: UnsafeMutablePointer<UInt8>
 
     private init() {
         toLinear = .allocate(capacity: 256)
@@ -33,18 +33,18 @@ public final class SRGBTables: @unchecked Sendable {
     }
 
     /// sRGB transfer function (IEC 61966-2-1), code value in 0...1 to linear light.
-    public static func decode(_ c: Double) -> Double {
+    static func decode(_ c: Double) -> Double {
         c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
     }
 
     /// Linear light in 0...1 to an sRGB value in 0...1.
-    public static func encode(_ l: Double) -> Double {
+    static func encode(_ l: Double) -> Double {
         l <= 0.0031308 ? l * 12.92 : 1.055 * pow(l, 1 / 2.4) - 0.055
     }
 
     /// Linear light (clamped to 0...1) to the nearest code value.
     @inline(__always)
-    public func srgb(fromLinear l: Float) -> UInt8 {
+    func srgb(fromLinear l: Float) -> UInt8 {
         let i = Int(min(max(l, 0), 1) * Float(SRGBTables.encodeSteps) + 0.5)
         return toSRGB[i]
     }

@@ -1,8 +1,12 @@
 /// Pixel size of the render target (for half-block cells: columns × 2·rows).
 public struct RenderSize: Sendable, Hashable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// A size of `width`×`height` pixels.
     public init(width: Int, height: Int) { self.width = width; self.height = height }
+    /// `WxH`.
     public var description: String { "\(width)x\(height)" }
 }
 
@@ -11,11 +15,15 @@ public struct RenderSize: Sendable, Hashable, CustomStringConvertible {
 public struct ScaledFrame: Sendable {
     /// Frame index in the animation.
     public let index: Int
+    /// Its size in pixels.
     public let size: RenderSize
+    /// RGBA, rows packed.
     public let pixels: [UInt8]
+    /// Frame `index` scaled to `size`.
     public init(index: Int, size: RenderSize, pixels: [UInt8]) {
         self.index = index; self.size = size; self.pixels = pixels
     }
+    /// Bytes of pixel data.
     public var byteCount: Int { pixels.count }
 }
 
@@ -25,9 +33,9 @@ public protocol FrameScaler: Sendable {
 }
 
 /// Nearest-neighbour scaling: a simple reference used by tests.
-public struct NearestScaler: FrameScaler {
-    public init() {}
-    public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+struct NearestScaler: FrameScaler {
+    init() {}
+    func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
         var out = [UInt8](repeating: 0, count: size.width * size.height * 4)
         for y in 0..<size.height {
             let sy = min(canvas.height - 1, y * canvas.height / size.height)

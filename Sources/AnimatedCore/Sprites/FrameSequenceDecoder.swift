@@ -3,7 +3,9 @@
 /// not grow with the number of files. Images may differ in size: the canvas is the largest
 /// width × the largest height and each image is centred on it, the rest transparent.
 public final class FrameSequenceDecoder: AnimationDecoder {
+    /// One frame per image, in the given order.
     public let info: AnimationInfo
+    /// The images, one per frame.
     public let files: [String]
     private let options: DecodeOptions
     /// Why a file's headers could not be read (the frame reports it; playback goes on).

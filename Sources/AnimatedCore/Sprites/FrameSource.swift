@@ -7,6 +7,7 @@ public struct FrameSource: Sendable, Equatable {
     /// The image file of a frame-sequence frame.
     public var file: String?
 
+    /// Where a frame comes from.
     public init(sheetRect: FrameRect? = nil, rotated: Bool = false, file: String? = nil) {
         self.sheetRect = sheetRect; self.rotated = rotated; self.file = file
     }

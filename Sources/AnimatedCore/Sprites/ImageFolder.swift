@@ -6,22 +6,22 @@ import Darwin
 
 /// The images of a folder, for a frame sequence: regular files (hidden ones excepted) whose
 /// first bytes are a GIF, PNG or WebP signature, in natural order. Other files are skipped.
-public enum ImageFolder {
-    public struct Listing: Sendable, Equatable {
+package enum ImageFolder {
+    package struct Listing: Sendable, Equatable {
         /// Paths (folder + "/" + name), naturally sorted.
-        public var files: [String]
+        package var files: [String]
         /// Regular files that are not GIF, PNG or WebP images.
-        public var skipped: Int
+        package var skipped: Int
         /// Subfolders (not searched: a sequence is one folder's images).
-        public var subfolders: Int = 0
+        package var subfolders: Int = 0
     }
 
-    public static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
-    public static func list(_ folder: String, maxFiles: Int = DecodeLimits.default.maxFrames) throws(AnimatedError) -> Listing {
+    package static func list(_ folder: String, maxFiles: Int = DecodeLimits.default.maxFrames) throws(AnimatedError) -> Listing {
         guard let dir = opendir(folder) else { throw .unreadable(String(cString: strerror(errno))) }
         defer { closedir(dir) }
         var names: [String] = []

@@ -4,19 +4,19 @@
 /// Strict means: no comments, trailing commas, NaN/Infinity, leading zeros, unescaped control
 /// characters, invalid UTF-8, lone surrogates or duplicate keys. A UTF-8 byte-order mark is
 /// skipped (some Windows exporters write one).
-public struct JSONParser {
-    public struct Limits: Sendable {
+struct JSONParser {
+    struct Limits: Sendable {
         /// Largest accepted document, in bytes.
-        public var maxBytes: Int
+        var maxBytes: Int
         /// Deepest accepted nesting of arrays and objects.
-        public var maxDepth: Int
-        public init(maxBytes: Int = 32 << 20, maxDepth: Int = 64) {
+        var maxDepth: Int
+        init(maxBytes: Int = 32 << 20, maxDepth: Int = 64) {
             self.maxBytes = maxBytes; self.maxDepth = maxDepth
         }
     }
 
     /// Parses one JSON document (surrounding whitespace allowed, nothing else after it).
-    public static func parse(_ bytes: [UInt8], limits: Limits = Limits()) throws(AnimatedError) -> JSONValue {
+    static func parse(_ bytes: [UInt8], limits: Limits = Limits()) throws(AnimatedError) -> JSONValue {
         guard bytes.count <= limits.maxBytes else {
             throw .limitExceeded("JSON document of \(bytes.count) bytes exceeds \(limits.maxBytes) bytes")
         }

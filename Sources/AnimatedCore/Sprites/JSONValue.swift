@@ -1,6 +1,6 @@
 /// A parsed JSON document. Objects keep their members in document order (an atlas's frames
 /// play in the order the exporter wrote them).
-public enum JSONValue: Sendable, Equatable {
+enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -8,14 +8,14 @@ public enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object(JSONObject)
 
-    public var object: JSONObject? { if case .object(let o) = self { return o }; return nil }
-    public var array: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
-    public var string: String? { if case .string(let s) = self { return s }; return nil }
-    public var number: Double? { if case .number(let n) = self { return n }; return nil }
-    public var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
+    var object: JSONObject? { if case .object(let o) = self { return o }; return nil }
+    var array: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
+    var string: String? { if case .string(let s) = self { return s }; return nil }
+    var number: Double? { if case .number(let n) = self { return n }; return nil }
+    var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
 
     /// Short name of the kind of value, for messages.
-    public var kindName: String {
+    var kindName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -28,18 +28,18 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 /// A JSON object: members in document order (keys are unique; the parser rejects duplicates).
-public struct JSONObject: Sendable, Equatable {
-    public var members: [(key: String, value: JSONValue)]
+struct JSONObject: Sendable, Equatable {
+    var members: [(key: String, value: JSONValue)]
 
-    public init(_ members: [(key: String, value: JSONValue)] = []) { self.members = members }
+    init(_ members: [(key: String, value: JSONValue)] = []) { self.members = members }
 
     /// The member named `key` (linear: atlas objects are small, and frames are walked in order).
-    public subscript(key: String) -> JSONValue? {
+    subscript(key: String) -> JSONValue? {
         for m in members where m.key == key { return m.value }
         return nil
     }
 
-    public static func == (a: JSONObject, b: JSONObject) -> Bool {
+    static func == (a: JSONObject, b: JSONObject) -> Bool {
         a.members.count == b.members.count
             && zip(a.members, b.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }

@@ -1,14 +1,14 @@
 /// File-name order as people expect it: runs of digits compare by value ("frame2" before
 /// "frame10"), letters compare ignoring ASCII case. Ties fall back to fewer leading zeros, then
 /// to the bytes, so the order is total and deterministic.
-public enum NaturalSort {
-    public static func less(_ a: String, _ b: String) -> Bool { compare(a, b) < 0 }
+enum NaturalSort {
+    static func less(_ a: String, _ b: String) -> Bool { compare(a, b) < 0 }
 
     /// Sorts `names` naturally.
-    public static func sorted(_ names: [String]) -> [String] { names.sorted(by: less) }
+    static func sorted(_ names: [String]) -> [String] { names.sorted(by: less) }
 
     /// -1, 0 or 1.
-    public static func compare(_ a: String, _ b: String) -> Int {
+    static func compare(_ a: String, _ b: String) -> Int {
         let x = Array(a.utf8), y = Array(b.utf8)
         var i = 0, j = 0
         var zerosTie = 0                         // first difference in leading zeros

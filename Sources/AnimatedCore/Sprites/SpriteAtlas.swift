@@ -1,15 +1,19 @@
 /// Per-frame content rects (and, from Aseprite, durations and tags) read from an atlas JSON file.
 /// Both exporters write the same frame record; Aseprite adds `duration` and `meta.frameTags`.
 public struct SpriteAtlas: Sendable, Equatable {
+    /// The tool whose JSON the atlas came from.
     public enum Exporter: String, Sendable { case texturePacker = "TexturePacker", aseprite = "Aseprite" }
 
+    /// The tool whose JSON this is.
     public var exporter: Exporter
     /// Frames in document order (hash keys in the order written, or the array order).
     public var frames: [AtlasFrame]
+    /// Named frame ranges (Aseprite tags).
     public var tags: [AtlasTag]
     /// `meta.image`: the sheet the exporter wrote, if named.
     public var imageName: String?
 
+    /// An atlas.
     public init(exporter: Exporter, frames: [AtlasFrame], tags: [AtlasTag] = [], imageName: String? = nil) {
         self.exporter = exporter; self.frames = frames; self.tags = tags; self.imageName = imageName
     }
@@ -37,13 +41,16 @@ public struct AtlasFrame: Sendable, Equatable {
     public var rotated: Bool
     /// Where the sheet pixels go inside the untrimmed source image (`spriteSourceSize.x/y`).
     public var offsetX: Int
+    /// Vertical offset of the trimmed rect in the untrimmed frame.
     public var offsetY: Int
     /// The untrimmed source image size (`sourceSize`).
     public var sourceWidth: Int
+    /// Height of the untrimmed frame.
     public var sourceHeight: Int
     /// Aseprite's `duration`, in milliseconds.
     public var durationMs: Double?
 
+    /// An atlas frame.
     public init(name: String? = nil, frame: FrameRect, rotated: Bool = false, offsetX: Int = 0, offsetY: Int = 0,
                 sourceWidth: Int? = nil, sourceHeight: Int? = nil, durationMs: Double? = nil) {
         self.name = name; self.frame = frame; self.rotated = rotated
@@ -60,15 +67,21 @@ public struct AtlasFrame: Sendable, Equatable {
 
 /// An Aseprite tag (`meta.frameTags`): a range of frames and the direction to play it.
 public struct AtlasTag: Sendable, Equatable {
+    /// The order a tag plays its frames in.
     public enum Direction: String, Sendable, CaseIterable {
         case forward, reverse, pingpong
         case pingpongReverse = "pingpong_reverse"
     }
+    /// The tag's name.
     public var name: String
+    /// First frame (inclusive).
     public var from: Int
+    /// Last frame (inclusive).
     public var to: Int
+    /// Play order.
     public var direction: Direction
 
+    /// A tag over frames `from` to `to`.
     public init(name: String, from: Int, to: Int, direction: Direction = .forward) {
         self.name = name; self.from = from; self.to = to; self.direction = direction
     }

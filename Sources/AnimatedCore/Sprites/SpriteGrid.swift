@@ -1,22 +1,21 @@
 /// A grid of equal cells over a sheet (`--sprite CxR`), row-major, with an optional margin
 /// around the whole sheet and spacing between cells, both in pixels.
 public struct SpriteGrid: Sendable, Equatable {
+    /// Cells across.
     public var columns: Int
+    /// Cells down.
     public var rows: Int
+    /// Pixels around the whole sheet.
     public var margin: Int
+    /// Pixels between cells.
     public var spacing: Int
 
+    /// A grid of `columns`×`rows` cells.
     public init(columns: Int, rows: Int, margin: Int = 0, spacing: Int = 0) {
         self.columns = columns; self.rows = rows; self.margin = margin; self.spacing = spacing
     }
 
-    /// "8x4" (or "8X4") to columns and rows; nil unless both are positive integers.
-    public static func parseSize(_ s: String) -> (columns: Int, rows: Int)? {
-        let parts = s.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "x" || $0 == "X" })
-        guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), c > 0, r > 0 else { return nil }
-        return (c, r)
-    }
-
+    /// Number of cells.
     public var cellCount: Int { columns * rows }
 
     /// The cell size on a `sheetWidth`×`sheetHeight` sheet: what the margins and spacing leave,

@@ -3,11 +3,14 @@ public struct SpriteFrame: Sendable, Equatable {
     /// The sheet area read, already clipped to the sheet. A rotated frame's area holds the
     /// sprite turned 90° clockwise (`placement` is `sheetRect` with width and height swapped).
     public var sheetRect: FrameRect
+    /// True when the sheet stores it rotated 90° clockwise.
     public var rotated: Bool
     /// Where the (un-rotated) pixels go on the output canvas.
     public var placement: FrameRect
+    /// How long it is shown, in milliseconds.
     public var delayMs: Double
 
+    /// A frame cut from `sheetRect`, drawn at `placement`.
     public init(sheetRect: FrameRect, rotated: Bool = false, placement: FrameRect, delayMs: Double) {
         self.sheetRect = sheetRect; self.rotated = rotated; self.placement = placement; self.delayMs = delayMs
     }
@@ -15,27 +18,35 @@ public struct SpriteFrame: Sendable, Equatable {
 
 /// The frames of a sheet resolved against the sheet's size: output canvas, rects, delays.
 public struct SpriteLayout: Sendable, Equatable {
+    /// Canvas width of the animation.
     public var width: Int
+    /// Canvas height of the animation.
     public var height: Int
+    /// The frames, in play order.
     public var frames: [SpriteFrame]
+    /// Problems that did not stop it (for `info`).
     public var warnings: [String]
 }
 
 /// How to cut a sheet into frames: a grid or an atlas, how many frames, and timing.
 public struct SpriteSheetSpec: Sendable {
+    /// A grid of equal cells, or an atlas.
     public enum Layout: Sendable {
         case grid(SpriteGrid)
         /// The atlas's frames in order, or one tag's frames in the tag's direction.
         case atlas(SpriteAtlas, tag: String?)
     }
+    /// The delay when neither the atlas nor the caller gives one.
     public static let defaultDelayMs = 100.0      // 10 fps
 
+    /// How the sheet is cut.
     public var layout: Layout
     /// Keep only the first N frames (sheets often end with empty cells).
     public var frameLimit: Int?
     /// Delay of every frame; nil = the atlas's durations where it has them, else 100 ms.
     public var delayMs: Double?
 
+    /// A sheet cut by `layout`.
     public init(layout: Layout, frameLimit: Int? = nil, delayMs: Double? = nil) {
         self.layout = layout; self.frameLimit = frameLimit; self.delayMs = delayMs
     }

@@ -2,7 +2,9 @@
 /// image. The sheet is decoded once, on the first frame asked for, and shared by all frames:
 /// memory is the sheet plus the output canvas.
 public final class SpriteSheetDecoder: AnimationDecoder {
+    /// One frame per cell or atlas frame.
     public let info: AnimationInfo
+    /// Where each frame is cut from.
     public let layout: SpriteLayout
     /// The decoded sheet (nil until the first `blend`, when opened from a file).
     private var sheet: Canvas?
@@ -50,6 +52,7 @@ public final class SpriteSheetDecoder: AnimationDecoder {
 
     deinit { rowScratch.deallocate() }
 
+    /// Draws frame `index`, cut from the sheet, onto `canvas`.
     public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
         let sheet = try decodedSheet()
         let f = layout.frames[index]

@@ -3,34 +3,34 @@
 /// Order matters: DA1 goes last because every terminal answers it and answers in order, so
 /// its reply means every other reply that will come has come (the sentinel). Queries a
 /// terminal does not know are ignored by it (ECMA-48 string and control-sequence syntax).
-public enum TerminalQueries {
+package enum TerminalQueries {
     /// Image id of the kitty graphics support query (`a=q`; nothing is stored or shown).
-    public static let kittyQueryID: UInt32 = 31
+    package static let kittyQueryID: UInt32 = 31
 
-    public static let esc: UInt8 = 0x1B
+    package static let esc: UInt8 = 0x1B
     /// String terminator `ESC \`.
     static let st: [UInt8] = [0x1B, 0x5C]
 
     /// kitty graphics: query support with a 1×1 RGB pixel; the answer is `OK` or an error.
-    public static let kittyGraphics: [UInt8] = Array("\u{1B}_Gi=\(kittyQueryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
+    package static let kittyGraphics: [UInt8] = Array("\u{1B}_Gi=\(kittyQueryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
     /// XTVERSION: `DCS > | name(version) ST`.
-    public static let xtversion: [UInt8] = Array("\u{1B}[>q".utf8)
+    package static let xtversion: [UInt8] = Array("\u{1B}[>q".utf8)
     /// XTSMGRAPHICS: read the number of sixel colour registers.
-    public static let colorRegisters: [UInt8] = Array("\u{1B}[?1;1;0S".utf8)
+    package static let colorRegisters: [UInt8] = Array("\u{1B}[?1;1;0S".utf8)
     /// Cell size in pixels: `CSI 6 ; height ; width t`.
-    public static let cellPixels: [UInt8] = Array("\u{1B}[16t".utf8)
+    package static let cellPixels: [UInt8] = Array("\u{1B}[16t".utf8)
     /// OSC 10 / OSC 11: default foreground / background.
-    public static let foreground: [UInt8] = Array("\u{1B}]10;?\u{1B}\\".utf8)
-    public static let background: [UInt8] = Array("\u{1B}]11;?\u{1B}\\".utf8)
+    package static let foreground: [UInt8] = Array("\u{1B}]10;?\u{1B}\\".utf8)
+    package static let background: [UInt8] = Array("\u{1B}]11;?\u{1B}\\".utf8)
     /// OSC 4: palette entry `i` (one entry per query: not every terminal takes several).
-    public static func paletteEntry(_ i: Int) -> [UInt8] { Array("\u{1B}]4;\(i);?\u{1B}\\".utf8) }
+    package static func paletteEntry(_ i: Int) -> [UInt8] { Array("\u{1B}]4;\(i);?\u{1B}\\".utf8) }
     /// DA1, the sentinel.
-    public static let primaryDeviceAttributes: [UInt8] = Array("\u{1B}[c".utf8)
+    package static let primaryDeviceAttributes: [UInt8] = Array("\u{1B}[c".utf8)
 
     /// tmux passthrough: `ESC Ptmux; <sequence with every ESC doubled> ESC \`. tmux forwards
     /// the sequence to the outer terminal when its `allow-passthrough` option is on, and drops
     /// it otherwise.
-    public static func tmuxPassthrough(_ sequence: [UInt8]) -> [UInt8] {
+    package static func tmuxPassthrough(_ sequence: [UInt8]) -> [UInt8] {
         var out = Array("\u{1B}Ptmux;".utf8)
         for b in sequence {
             if b == esc { out.append(esc) }
@@ -50,7 +50,7 @@ public enum TerminalQueries {
     ///   the Linux console).
     /// - `extra`: further queries (e.g. more kitty `a=q` probes with other ids) sent before the
     ///   sentinel, wrapped for tmux like the graphics queries.
-    public static func round(insideTmux: Bool, colorQueries: Bool = true, graphicsQueries: Bool = true,
+    package static func round(insideTmux: Bool, colorQueries: Bool = true, graphicsQueries: Bool = true,
                              extra: [[UInt8]] = []) -> [[UInt8]] {
         var out: [[UInt8]] = []
         let graphics = (graphicsQueries ? [kittyGraphics, colorRegisters, cellPixels] : []) + extra
@@ -69,5 +69,5 @@ public enum TerminalQueries {
     }
 
     /// DA1 replies that end the round.
-    public static func expectedDA1(insideTmux: Bool) -> Int { insideTmux ? 2 : 1 }
+    package static func expectedDA1(insideTmux: Bool) -> Int { insideTmux ? 2 : 1 }
 }

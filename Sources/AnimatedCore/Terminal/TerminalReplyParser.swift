@@ -14,8 +14,8 @@
 /// - A sequence cut off by the deadline (a slow terminal, or a user's Alt+] that looks like an
 ///   OSC opener) is dropped, never handed on as keys; a lone ESC at the end is the Esc key.
 /// Sequences longer than `maxSequence` bytes are dropped (bounded memory on hostile input).
-public struct TerminalReplyParser: Sendable {
-    public enum Event: Sendable, Equatable {
+package struct TerminalReplyParser: Sendable {
+    package enum Event: Sendable, Equatable {
         /// DA1: `CSI ? attrs c`.
         case primaryDeviceAttributes([Int])
         /// kitty graphics: `APC G i=ID[,…] ; MESSAGE ST`.
@@ -36,7 +36,7 @@ public struct TerminalReplyParser: Sendable {
         case otherReply
     }
 
-    public static let maxSequence = 4096
+    package static let maxSequence = 4096
 
     private enum State: Sendable { case ground, escape, csi, ss3, string(UInt8), stringEscape(UInt8) }
     private var state = State.ground
@@ -44,10 +44,10 @@ public struct TerminalReplyParser: Sendable {
     private var keys: [UInt8] = []     // plain bytes not yet emitted
     private var overflow = false       // the sequence in progress outgrew `maxSequence`
 
-    public init() {}
+    package init() {}
 
     /// Parses the next bytes; returns the events completed by them, in order.
-    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [Event] {
+    package mutating func feed(_ bytes: some Sequence<UInt8>) -> [Event] {
         var events: [Event] = []
         for byte in bytes { step(byte, &events) }
         flushKeys(&events)
@@ -55,7 +55,7 @@ public struct TerminalReplyParser: Sendable {
     }
 
     /// The end of input: a pending lone ESC is the Esc key; any other unfinished sequence is dropped.
-    public mutating func finish() -> [Event] {
+    package mutating func finish() -> [Event] {
         var events: [Event] = []
         switch state {
         case .escape: keys.append(0x1B)

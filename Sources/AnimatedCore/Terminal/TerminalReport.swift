@@ -1,10 +1,10 @@
 /// An sRGB colour with 8 bits per channel.
-public struct RGBColor: Sendable, Hashable, CustomStringConvertible {
-    public var r: UInt8, g: UInt8, b: UInt8
-    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { self.r = r; self.g = g; self.b = b }
+package struct RGBColor: Sendable, Hashable, CustomStringConvertible {
+    package var r: UInt8, g: UInt8, b: UInt8
+    package init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { self.r = r; self.g = g; self.b = b }
 
     /// `#rrggbb`.
-    public var description: String {
+    package var description: String {
         let hex = Array("0123456789abcdef")
         var s = "#"
         for v in [r, g, b] { s.append(hex[Int(v >> 4)]); s.append(hex[Int(v & 15)]) }
@@ -13,7 +13,7 @@ public struct RGBColor: Sendable, Hashable, CustomStringConvertible {
 
     /// An X11 colour spec as terminals answer colour queries: `rgb:R/G/B` with 1–4 hex digits
     /// per channel (scaled to 8 bits), `rgba:R/G/B/A`, or `#RGB` / `#RRGGBB` / `#RRRRGGGGBBBB`.
-    public init?(xColorSpec spec: some StringProtocol) {
+    package init?(xColorSpec spec: some StringProtocol) {
         let s = spec.lowercased()
         func scaled(_ h: Substring) -> UInt8? {
             guard (1...4).contains(h.count), let v = UInt32(h, radix: 16) else { return nil }
@@ -40,7 +40,7 @@ public struct RGBColor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Relative luminance in 0...1 (linear light, Rec. 709 weights).
-    public var luminance: Float {
+    package var luminance: Float {
         let lin = SRGBTables.shared.toLinear
         return 0.2126 * lin[Int(r)] + 0.7152 * lin[Int(g)] + 0.0722 * lin[Int(b)]
     }
@@ -49,52 +49,52 @@ public struct RGBColor: Sendable, Hashable, CustomStringConvertible {
 /// What the terminal said about itself in one round of queries (see `TerminalQueries` and
 /// `TerminalReplyParser`). Every field is optional knowledge: a terminal that answered nothing
 /// leaves the report empty, and the policy (which output, which background) is the caller's.
-public struct TerminalReport: Sendable, Equatable {
+package struct TerminalReport: Sendable, Equatable {
     /// The queries were written and the replies read (false: no tty, not in the foreground,
     /// or probing was skipped).
-    public var probed = false
+    package var probed = false
     /// Primary device attributes answered (every real terminal does: it is the sentinel).
-    public var answeredDA1 = false
+    package var answeredDA1 = false
     /// The DA1 attributes (after the leading `?`), e.g. [62, 4, 22]; the first reply's.
-    public var da1Attributes: [Int] = []
+    package var da1Attributes: [Int] = []
     /// DA1 replies seen (inside tmux two are expected: tmux's own and the outer terminal's
     /// through passthrough).
-    public var da1Count = 0
+    package var da1Count = 0
     /// kitty graphics replies by image id (`i=`): "OK" or an error such as "EINVAL:...".
-    public var kittyReplies: [UInt32: String] = [:]
+    package var kittyReplies: [UInt32: String] = [:]
     /// XTVERSION reply text, e.g. "kitty(0.26.5)", "XTerm(379)", "tmux 3.4".
-    public var version: String?
+    package var version: String?
     /// XTSMGRAPHICS: number of sixel colour registers (when the terminal answered success).
-    public var colorRegisters: Int?
+    package var colorRegisters: Int?
     /// Cell size in pixels from `CSI 16 t`.
-    public var reportedCellPixels: PixelSize?
+    package var reportedCellPixels: PixelSize?
     /// The tty's window size in pixels from TIOCGWINSZ (nil when the kernel says 0).
-    public var windowPixels: PixelSize?
+    package var windowPixels: PixelSize?
     /// The window size in cells from TIOCGWINSZ (0 when unknown).
-    public var windowColumns = 0, windowRows = 0
+    package var windowColumns = 0, windowRows = 0
     /// OSC 11 (default background) and OSC 10 (default foreground).
-    public var background: RGBColor?
-    public var foreground: RGBColor?
+    package var background: RGBColor?
+    package var foreground: RGBColor?
     /// OSC 4 answers for palette entries 0–15 (nil where not answered).
-    public var palette16: [RGBColor?] = Array(repeating: nil, count: 16)
+    package var palette16: [RGBColor?] = Array(repeating: nil, count: 16)
     /// The probe ran inside tmux (TMUX set) and wrapped the graphics queries for passthrough.
-    public var insideTmux = false
+    package var insideTmux = false
     /// Time from the first query to the last reply or the deadline, in nanoseconds.
-    public var elapsedNanoseconds: UInt64 = 0
+    package var elapsedNanoseconds: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
     /// The terminal answered the kitty graphics query (image id `TerminalQueries.kittyQueryID`) with OK.
-    public var kittyGraphics: Bool { kittyReplies[TerminalQueries.kittyQueryID] == "OK" }
+    package var kittyGraphics: Bool { kittyReplies[TerminalQueries.kittyQueryID] == "OK" }
     /// DA1 attribute 4: sixel graphics.
-    public var sixel: Bool { da1Attributes.contains(4) }
+    package var sixel: Bool { da1Attributes.contains(4) }
     /// The full 16-colour palette when every entry was answered.
-    public var answeredPalette16: [RGBColor]? {
+    package var answeredPalette16: [RGBColor]? {
         let p = palette16.compactMap { $0 }
         return p.count == 16 ? p : nil
     }
     /// Cell size in pixels: from the kernel's window size when it knows pixels, else `CSI 16 t`.
-    public var cellPixelSize: PixelSize? {
+    package var cellPixelSize: PixelSize? {
         if let w = windowPixels, windowColumns > 0, windowRows > 0,
            w.width >= windowColumns, w.height >= windowRows {
             return PixelSize(width: w.width / windowColumns, height: w.height / windowRows)
@@ -103,7 +103,7 @@ public struct TerminalReport: Sendable, Equatable {
     }
 
     /// Folds one parsed reply into the report (key presses are not replies: ignored here).
-    public mutating func apply(_ event: TerminalReplyParser.Event) {
+    package mutating func apply(_ event: TerminalReplyParser.Event) {
         switch event {
         case .primaryDeviceAttributes(let attrs):
             if !answeredDA1 { da1Attributes = attrs }
@@ -128,7 +128,7 @@ public struct TerminalReport: Sendable, Equatable {
     }
 
     /// One line per fact, for `animplay probe` and debugging.
-    public var lines: [String] {
+    package var lines: [String] {
         func opt<T>(_ v: T?) -> String { v.map { "\($0)" } ?? "-" }
         var out = [
             "probed: \(probed)",
@@ -150,8 +150,8 @@ public struct TerminalReport: Sendable, Equatable {
 }
 
 /// A size in pixels.
-public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
-    public var width: Int, height: Int
-    public init(width: Int, height: Int) { self.width = width; self.height = height }
-    public var description: String { "\(width)x\(height)" }
+package struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    package var width: Int, height: Int
+    package init(width: Int, height: Int) { self.width = width; self.height = height }
+    package var description: String { "\(width)x\(height)" }
 }

@@ -1,23 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import AnimatedCore
 
 /// Raw writes to the terminal file descriptor (the image cells that ncurses does not write).
 enum TerminalOutput {
-    /// Writes all bytes, retrying on EINTR/EAGAIN; gives up silently if the terminal is gone
-    /// (EIO after a hang-up): there is no one left to tell.
+    /// Writes all bytes (see `writeAll`); gives up silently if the terminal is gone (EIO after
+    /// a hang-up): there is no one left to tell.
     static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
-        guard var p = bytes.baseAddress else { return }
-        var left = bytes.count
-        while left > 0 {
-            let n = Glibc.write(fd, p, left)
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN { var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0); _ = poll(&pfd, 1, 100); continue }
-                return
-            }
-            p += n; left -= n
-        }
+        _ = writeAll(fd, bytes)
     }
 
     static func write(_ fd: Int32, _ bytes: [UInt8]) {

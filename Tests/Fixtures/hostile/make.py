@@ -485,6 +485,13 @@ def build():
     cat.add("gif-lzw-first-code-not-literal.gif", gif_header(8, 8, 2) + gif_image(0, 0, 8, 8, lzw=lzw_literal(
         None, 2, [(clear, 3), (6, 3), (1, 3), (eoi, 3)]), min_code_size=2) + b"\x3B",
         "any", "first code after clear refers to an entry that does not exist")
+    # Regression (issue 12): an invalid code mid-frame ends the frame there, keeping the 13
+    # pixels before it (as browsers do) instead of decoding on into garbage; the frame is reported.
+    cat.add("gif-lzw-invalid-code-mid-frame.gif", gif_header(8, 4, 2) + gif_gce(10, 1)
+        + gif_image(0, 0, 8, 4, [0] * 32, 2) + gif_gce(10, 1, transparent=3)
+        + gif_image(0, 0, 8, 4, lzw=lzw_literal(None, 8, [(256, 9)] + [(1, 9)] * 13 + [(511, 9)]
+                                                 + [(1, 9)] * 19 + [(257, 9)]), min_code_size=8) + b"\x3B",
+        "ok", "an invalid LZW code after 13 pixels of frame 1: those 13 shown, the rest of frame 0 kept")
     cat.add("gif-lzw-no-clear-no-eoi.gif", gif_header(8, 8, 2) + gif_image(0, 0, 8, 8, lzw=lzw_literal(
         None, 2, [(1, 3)] * 20), min_code_size=2) + b"\x3B",
         "any", "no clear code and no end code")

@@ -54,3 +54,19 @@ data = open("animated.webp", "rb").read()
 last = data.rindex(b"ANMF")
 open("truncated.webp", "wb").write(data[: last + (len(data) - last) // 2])
 PY
+
+# Stacked semi-transparent frames (libwebp's and Chromium's integer blend round down: the
+# difference from exact OVER grows with every layer). 16x8 canvas, loop forever:
+#  0: (200,100,50,60) 16x8, dispose none, blend
+#  1..10: gradient patches with partial alpha, 8x6 at varying offsets, blend; frames 4 and 7 are
+#         disposed to background (the next frame is copied inside that rect, blended outside)
+pam base 16 8 '(200, 100, 50, 60)'
+cwebp -quiet -lossless -exact "$tmp/base.pam" -o "$tmp/base.webp"
+args="-frame $tmp/base.webp +40+0+0+0+b"
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  pam "p$i" 8 6 "((x*29 + $i*13) % 256, (y*41 + $i*7) % 256, ($i*23) % 256, (x*9 + y*13 + $i*5) % 250 + 3)"
+  cwebp -quiet -lossless -exact "$tmp/p$i.pam" -o "$tmp/p$i.webp"
+  dispose=0; [ "$i" = 4 ] && dispose=1; [ "$i" = 7 ] && dispose=1
+  args="$args -frame $tmp/p$i.webp +40+$(( (i * 2) % 8 ))+$(( (i % 2) * 2 ))+$dispose+b"
+done
+webpmux $args -loop 0 -o stacked_alpha.webp >/dev/null

@@ -12,6 +12,7 @@ import CGIF
 /// screen, starts transparent and ignores the background colour; frames are clipped to it;
 /// transparent-index pixels and pixels the data does not supply leave the canvas unchanged.
 public final class GIFDecoder: AnimationDecoder {
+    /// The animation as its blocks describe it.
     public let info: AnimationInfo
     let source: ByteSource
     private let input: GIFInput
@@ -20,11 +21,13 @@ public final class GIFDecoder: AnimationDecoder {
     private let palette: GIFPalette
     private let row: UnsafeMutablePointer<UInt8>
     private let maxPixels: Int
+    private let lzwCheck = GIFLZWCheck()
     /// giflib handles opened (the index pass included): tests check that playback reuses one.
     private(set) var handlesOpened = 0
     /// Images giflib keeps in `SavedImages` (tests check it stays 0 however many frames).
     var giflibSavedImages: Int { Int(handle?.gif.pointee.ImageCount ?? 0) }
 
+    /// Indexes the GIF in `source` (every frame's position, without decoding pixels).
     public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         self.source = source
         // Signature and logical screen size first, so a huge screen fails before any allocation.
@@ -58,6 +61,7 @@ public final class GIFDecoder: AnimationDecoder {
         row.deallocate()
     }
 
+    /// Decodes frame `index` and draws its opaque pixels onto `canvas` (no disposal: see `Compositor`).
     public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
         let entry = entries[index]
         let rect = info.frames[index].rect
@@ -82,8 +86,17 @@ public final class GIFDecoder: AnimationDecoder {
         }
 
         let width = Int32(rect.width)
+        // giflib would decode past an invalid code into garbage: stop where it is, as browsers do.
+        let valid = lzwCheck.pixelsBeforeInvalidCode(input, pixels: stored * rect.width)
         for k in 0..<stored {
             let y = GIFRaster.imageRow(stored: k, height: rect.height, interlaced: interlaced)
+            if let valid, (k + 1) * rect.width > valid {
+                let available = valid - k * rect.width
+                if available > 0, y < rowsNeeded, DGifGetLine(gif, row, width) == GIF_OK {
+                    target.draw(row, y: y, available: available)
+                }
+                throw .invalid("frame \(index): invalid LZW code after \(valid) pixels")
+            }
             guard DGifGetLine(gif, row, width) == GIF_OK else {
                 if let e = input.ioError { handle = nil; throw e }
                 let reason = input.pastEnd ? "image data truncated" : GIFHandle.message(gif.pointee.Error)

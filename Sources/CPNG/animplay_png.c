@@ -1,10 +1,9 @@
-#ifndef ANIMPLAY_CPNG_SHIM_H
-#define ANIMPLAY_CPNG_SHIM_H
+/* libpng behind a setjmp-free interface (see include/animplay_png.h): the arena allocator,
+ * the error longjmp, and the RGB-to-RGBA row widening (SSSE3 where the CPU has it). */
+#include "animplay_png.h"
 #include <png.h>
 #include <zlib.h>
 #include <setjmp.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -16,18 +15,13 @@
 /* libpng reports errors by longjmp. Everything between the setjmp and a possible longjmp lives
  * here, in C, so that no Swift frame is ever skipped by the jump. */
 
-/* Where libpng's bytes come from: `read` fills exactly `count` bytes at `out` and returns 0, or
- * returns non-zero after writing a message (up to 127 bytes) to `message`. It must not longjmp:
- * the error is raised here, in C, after it has returned. */
-typedef int (*animplay_png_read_fn)(void *context, unsigned char *out, size_t count, char *message);
-
 typedef struct animplay_png_source {
     animplay_png_read_fn read;
     void *context;
     char message[128];
 } animplay_png_source;
 
-static inline void animplay_png_read_callback(png_structp png, png_bytep out, size_t n) {
+static void animplay_png_read_callback(png_structp png, png_bytep out, size_t n) {
     animplay_png_source *s = (animplay_png_source *)png_get_io_ptr(png);
     s->message[0] = 0;
     if (s->read(s->context, out, n, s->message) != 0) {
@@ -36,21 +30,8 @@ static inline void animplay_png_read_callback(png_structp png, png_bytep out, si
     }
 }
 
-/* Memory for libpng (and zlib through it) while one image is decoded: a block handed out in
- * order and reset per image, so that decoding frame after frame allocates nothing once the block
- * is big enough (libpng otherwise mallocs its structs, zlib window and row buffers per image).
- * What does not fit is malloc'd and freed at the next reset, which grows the block to fit. */
-#define ANIMPLAY_ARENA_OVERFLOW 64
-typedef struct animplay_png_arena {
-    unsigned char *block;
-    size_t capacity;
-    size_t used;
-    void *overflow[ANIMPLAY_ARENA_OVERFLOW];
-    size_t overflow_count;
-    size_t overflow_bytes;
-} animplay_png_arena;
 
-static inline void animplay_png_arena_reset(animplay_png_arena *a) {
+static void animplay_png_arena_reset(animplay_png_arena *a) {
     for (size_t i = 0; i < a->overflow_count; i++) free(a->overflow[i]);
     if (a->overflow_count > 0) {
         size_t want = a->used + a->overflow_bytes;
@@ -63,14 +44,14 @@ static inline void animplay_png_arena_reset(animplay_png_arena *a) {
     a->used = 0;
 }
 
-static inline void animplay_png_arena_release(animplay_png_arena *a) {
+void animplay_png_arena_release(animplay_png_arena *a) {
     animplay_png_arena_reset(a);
     free(a->block);
     a->block = NULL;
     a->capacity = 0;
 }
 
-static inline png_voidp animplay_png_arena_malloc(png_structp png, png_alloc_size_t size) {
+static png_voidp animplay_png_arena_malloc(png_structp png, png_alloc_size_t size) {
     animplay_png_arena *a = (animplay_png_arena *)png_get_mem_ptr(png);
     size_t rounded = (size + 15) & ~(size_t)15;
     if (rounded < size) return NULL;
@@ -89,10 +70,10 @@ static inline png_voidp animplay_png_arena_malloc(png_structp png, png_alloc_siz
 }
 
 /* Everything is given back at the next reset. */
-static inline void animplay_png_arena_free(png_structp png, png_voidp p) { (void)png; (void)p; }
+static void animplay_png_arena_free(png_structp png, png_voidp p) { (void)png; (void)p; }
 
 /* The error pointer is a 128-byte message buffer owned by the caller. */
-static inline void animplay_png_on_error(png_structp png, png_const_charp msg) {
+static void animplay_png_on_error(png_structp png, png_const_charp msg) {
     char *buf = (char *)png_get_error_ptr(png);
     if (buf != NULL) {
         strncpy(buf, msg != NULL ? msg : "libpng error", 127);
@@ -101,7 +82,7 @@ static inline void animplay_png_on_error(png_structp png, png_const_charp msg) {
     png_longjmp(png, 1);
 }
 
-static inline void animplay_png_on_warning(png_structp png, png_const_charp msg) {
+static void animplay_png_on_warning(png_structp png, png_const_charp msg) {
     (void)png; (void)msg;
 }
 
@@ -110,7 +91,7 @@ static inline void animplay_png_on_warning(png_structp png, png_const_charp msg)
  * the 16-byte load at 3i ends before the block above was written (at 4i + 16) and inside the
  * row (3i + 16 <= 4 * width when i <= width - 4). */
 __attribute__((target("ssse3")))
-static inline void animplay_widen_rgb_ssse3(unsigned char *row, size_t i) {
+static void animplay_widen_rgb_ssse3(unsigned char *row, size_t i) {
     const __m128i spread = _mm_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
     const __m128i alpha = _mm_set1_epi32((int)0xFF000000u);
     while (i > 0) {
@@ -120,7 +101,7 @@ static inline void animplay_widen_rgb_ssse3(unsigned char *row, size_t i) {
     }
 }
 
-static inline int animplay_cpu_has_ssse3(void) {
+static int animplay_cpu_has_ssse3(void) {
     unsigned a = 0, b = 0, c = 0, d = 0;
     return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSSE3) != 0;
 }
@@ -130,7 +111,7 @@ static inline int animplay_cpu_has_ssse3(void) {
  * (opaque) in place; `row` holds width * 4 bytes. libpng's filler transform does this a byte at
  * a time, which costs about a fifth of decoding an opaque RGB frame. Runs backwards: pixel i
  * moves from i * 3 (or i) to i * 4, never onto a pixel not yet moved. */
-static inline void animplay_widen_to_rgba(unsigned char *row, uint32_t width, int grey, int ssse3) {
+static void animplay_widen_to_rgba(unsigned char *row, uint32_t width, int grey, int ssse3) {
     size_t i = width;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (!grey) {
@@ -177,16 +158,7 @@ static inline void animplay_widen_to_rgba(unsigned char *row, uint32_t width, in
 #endif
 }
 
-/* Decodes the PNG stream that `read` produces (its IHDR must say `width` x `height`) to 8-bit
- * RGBA with straight alpha: any colour type and bit depth, tRNS, Adam7; 16-bit samples are
- * rounded to 8 bits (v * 255 / 65535, to nearest); gamma is not applied. Row y is written to
- * out + y * stride. Returns 0, or -1 with a message in `message` (128 bytes); rows written
- * before an error keep their pixels.
- *
- * libpng's memory comes from `arena` (reset here, so nothing of a previous image survives).
- * The reader checks the CRCs of the file's chunks itself, so libpng's CRC and Adler-32 checks
- * are switched off; libpng's "benign" errors (extra or missing image data) are errors here. */
-static inline int animplay_png_decode_rgba(animplay_png_read_fn read, void *context,
+int animplay_png_decode_rgba(animplay_png_read_fn read, void *context,
                                            animplay_png_arena *arena,
                                            uint32_t width, uint32_t height,
                                            unsigned char *out, size_t stride, char *message) {
@@ -259,14 +231,10 @@ static inline int animplay_png_decode_rgba(animplay_png_read_fn read, void *cont
     return 0;
 }
 
-/* CRC-32 of a chunk's type and data (zlib's, which the PNG chunk CRC is). */
-static inline uint32_t animplay_crc32(const unsigned char *bytes, size_t count) {
+uint32_t animplay_crc32(const unsigned char *bytes, size_t count) {
     return (uint32_t)crc32_z(0L, bytes, count);
 }
 
-/* Continues a CRC-32 over more bytes. */
-static inline uint32_t animplay_crc32_update(uint32_t crc, const unsigned char *bytes, size_t count) {
+uint32_t animplay_crc32_update(uint32_t crc, const unsigned char *bytes, size_t count) {
     return (uint32_t)crc32_z(crc, bytes, count);
 }
-
-#endif

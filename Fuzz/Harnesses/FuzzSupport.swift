@@ -59,7 +59,7 @@ enum FuzzSupport {
         return h
     }
 
-    static func hash(_ canvas: Canvas) -> UInt64 { canvas.withUnsafeBytes { fnv(UnsafeBufferPointer($0.bindMemory(to: UInt8.self))) } }
+    static func hash(_ canvas: Canvas) -> UInt64 { canvas.withUnsafeBytes { fnv($0.assumingMemoryBound(to: UInt8.self)) } }
 }
 
 /// SplitMix64: a small deterministic generator.

@@ -110,6 +110,22 @@ import Testing
         Self.expectRestored(pty, before: before)
     }
 
+    @Test func unknownTerminalTypeIsAnErrorAndWritesNothing() throws {
+        let pty = try PTY()
+        let before = pty.modes()
+        var files = pty.terminal()
+        files.type = "no-such-terminal"
+        do {
+            _ = try NcursesScreen(terminal: files)
+            Issue.record("curses started on an unknown terminal type")
+        } catch {
+            #expect(error.line == "animplay: cannot use terminal type 'no-such-terminal' (no terminfo entry?)")
+        }
+        fclose(files.output)
+        #expect(pty.written().isEmpty)
+        #expect(pty.modes().c_lflag == before.c_lflag)
+    }
+
     /// A thread the system refuses is reported without the file name and with exit status 1
     /// (before: "animplay: FILE: too large: cannot start the decoding thread (error 11)", status 4).
     @Test func systemErrorsDoNotBlameTheFile() {

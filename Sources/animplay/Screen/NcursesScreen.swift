@@ -55,8 +55,12 @@ final class NcursesScreen {
         outputFD = term.outputFD
         inputFD = fileno(inputFile)
         use_tioctl(true)   // the kernel's window size wins over stale LINES/COLUMNS variables
-        let started = term.type.map { t in t.withCString { newterm($0, term.output, term.input) } }
-            ?? newterm(nil, term.output, term.input)
+        let started: OpaquePointer?
+        if let type = term.type {
+            started = type.withCString { newterm($0, term.output, term.input) }
+        } else {
+            started = newterm(nil, term.output, term.input)
+        }
         guard let scr = started else {
             if ownsInputFile { fclose(inputFile) }
             let name = term.type ?? getenv("TERM").map { String(cString: $0) } ?? "(unset)"

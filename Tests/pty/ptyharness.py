@@ -66,13 +66,25 @@ class State:
 
 class Result:
     def __init__(self, status, output, screen, stty_before, stty_after, wall, maxrss_kb=0):
-        self.maxrss_kb = maxrss_kb      # peak resident set size of the child
+        self.maxrss_kb = maxrss_kb      # peak resident set size of the program (VmHWM)
         self.status = status            # exit code (negative: killed by that signal)
         self.output = output            # raw bytes
         self.screen = screen            # AltScreen after all output
         self.stty_before = stty_before
         self.stty_after = stty_after
         self.wall = wall
+
+
+def vm_hwm_kb(pid):
+    """Peak resident set size of a live process (its current program only), in KiB; 0 if gone."""
+    try:
+        with open(f'/proc/{pid}/status') as f:
+            for line in f:
+                if line.startswith('VmHWM:'):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
 
 
 def stty_g(fd):
@@ -113,7 +125,7 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     pending = list(actions) if watched else sorted(actions, key=lambda a: a[0])
     todo = list(steps)
     mark = 0                     # output offset where the current step's condition looks
-    status = None; maxrss = 0
+    status = None; maxrss = 0; hwm = 0
     ready = None
 
     def perform(act):
@@ -141,6 +153,8 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
             perform(act)
         if now > timeout:
             proc.kill()
+        if ready is not None:        # exec'd: its own memory, not the forked copy of ours
+            hwm = max(hwm, vm_hwm_kb(proc.pid))
         r, _, _ = select.select([master], [], [], 0.02)
         if r:
             try:
@@ -160,7 +174,9 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
             state.stopped = False
             continue
         if wp == proc.pid:
-            status = os.waitstatus_to_exitcode(st); maxrss = ru.ru_maxrss
+            # ru_maxrss also counts the pytest process this child was forked from (Linux keeps
+            # the pre-exec peak), so the program's own peak is VmHWM, sampled while it ran.
+            status = os.waitstatus_to_exitcode(st); maxrss = hwm or ru.ru_maxrss
             proc.returncode = status
             # drain what is left
             while select.select([master], [], [], 0.05)[0]:

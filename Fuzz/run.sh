@@ -2,8 +2,8 @@
 # Builds the libFuzzer harnesses (AddressSanitizer, -O) outside the package build and runs them.
 #
 #   Fuzz/run.sh                    every harness, 1 000 000 executions each
-#   Fuzz/run.sh gif [RUNS]         one harness (gif, apng, webp, atlas)
-#   Fuzz/run.sh smoke              every harness for 12 s (CI: 48 s of fuzzing in all)
+#   Fuzz/run.sh gif [RUNS]         one harness (gif, apng, webp, atlas, terminal)
+#   Fuzz/run.sh smoke              every harness for 12 s (CI: 60 s of fuzzing in all)
 #   Fuzz/run.sh build              build only
 #   Fuzz/run.sh repro gif FILE...  run inputs once (a crash file, a regression fixture)
 #
@@ -15,14 +15,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=${FUZZ_OUT:-$ROOT/Fuzz/out}
-HARNESSES=(gif apng webp atlas)
+HARNESSES=(gif apng webp atlas terminal)
 export SWIFT_BACKTRACE=enable=no          # let libFuzzer/ASan report crashes, not the Swift backtracer
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
 
 harness_file() {
   case $1 in
     gif) echo FuzzGIF.swift ;; apng) echo FuzzAPNG.swift ;; webp) echo FuzzWebP.swift ;;
-    atlas) echo FuzzAtlas.swift ;; *) echo "unknown harness '$1' (one of: ${HARNESSES[*]})" >&2; exit 64 ;;
+    atlas) echo FuzzAtlas.swift ;; terminal) echo FuzzTerminal.swift ;; *) echo "unknown harness '$1' (one of: ${HARNESSES[*]})" >&2; exit 64 ;;
   esac
 }
 
@@ -53,7 +53,7 @@ build_harness() {
     return
   fi
   echo "fuzz: linking $bin" >&2
-  swiftc -O -parse-as-library -sanitize=fuzzer,address -swift-version 6 \
+  swiftc -O -parse-as-library -sanitize=fuzzer,address -swift-version 6 -package-name animplay \
     -I "$OUT" -I Sources/CGIF -I Sources/CPNG/include -I Sources/CWebP \
     Fuzz/Harnesses/FuzzSupport.swift "Fuzz/Harnesses/$file" \
     -L "$OUT" -lAnimatedCore -lgif -lpng16 -lwebp -lwebpdemux \
@@ -65,6 +65,7 @@ seed_dir() {
   local h=$1 dir=$OUT/seeds-$1 pattern
   case $h in
     gif) pattern='*.gif' ;; apng) pattern='*.png' ;; webp) pattern='*.webp' ;; atlas) pattern='*.json' ;;
+    terminal) pattern='*.replies' ;;   # Tests/Fixtures/terminal: kitty, xterm and tmux answers
   esac
   rm -rf "$dir"; mkdir -p "$dir"
   find Tests/Fixtures -type f -name "$pattern" -size -256k | while IFS= read -r f; do

@@ -31,6 +31,7 @@ struct Play: ParsableCommand {
 
     @OptionGroup var source: SourceOptions
     @OptionGroup var decodeOptions: DecodeOptionGroup
+    @OptionGroup var palette: PaletteOptions
 
     @Option(name: .customLong("loop"), help: ArgumentHelp("Number of plays; 0 = forever (default: the file's own count).", valueName: "N"))
     var plays: Int?
@@ -56,8 +57,8 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits; when N does not fit, the largest whole factor that does, as the status line says).", valueName: "N"))
     var scale: Int?
 
-    @Option(help: ArgumentHelp("Behind transparent pixels: none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "COLOR|checker"))
-    var bg: String = "none"
+    @Option(help: ArgumentHelp("Behind transparent pixels: auto (the terminal's background colour, asked with OSC 11, blended in linear light; a dark default when it does not answer), none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "auto|none|COLOR|checker"))
+    var bg: String = "auto"
 
     @Option(help: "Colours: auto (24-bit when the terminfo entry has RGB or COLORTERM is truecolor/24bit, else 256 or 16), truecolor, 256 or 16.")
     var colors: ColorRequest = .auto
@@ -75,7 +76,7 @@ struct Play: ParsableCommand {
         if let scale, scale < 1 { throw ValidationError("--scale must be 1 or more") }
         if let bufferMb, bufferMb < 1 { throw ValidationError("--buffer-mb must be 1 or more") }
         if let size, parseWxH(size) == nil { throw ValidationError(Self.sizeProblem(size)) }
-        guard parseBackground(bg) != nil else { throw ValidationError("--bg must be none, checker, RRGGBB, #RRGGBB, black, white or grey, got '\(bg)'") }
+        guard BackgroundRequest(bg) != nil else { throw ValidationError("--bg must be auto, none, checker, RRGGBB, #RRGGBB, black, white or grey, got '\(bg)'") }
     }
 
     func run() throws {
@@ -96,7 +97,12 @@ struct Play: ParsableCommand {
     // MARK: - Animation
 
     private func play(_ decoder: sending any AnimationDecoder) throws(CLIFailure) {
-        let background = parseBackground(bg)!
+        let signals = try SignalPipe()
+        defer { signals.uninstall() }
+        // One round of terminal queries before anything else owns the tty (graphics, colours):
+        // the background colour is needed before the first frame is prepared.
+        let probe = TerminalProbe.run()
+        let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         let info = decoder.info
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height)
         // The player starts before curses so that the first frame is being prepared while the
@@ -113,10 +119,6 @@ struct Play: ParsableCommand {
             throw CLIFailure(file: source.displayName, error: error)
         }
         defer { player.stop() }
-        let signals = try SignalPipe()
-        defer { signals.uninstall() }
-        // One round of terminal queries before curses owns the tty (graphics, colours).
-        let probe = TerminalProbe.run()
         let screen = try NcursesScreen()
         screen.pushBack(probe.typed)
         let (colorMode, path) = ColorSelection.choose(colors, facts: screen.facts)
@@ -127,8 +129,10 @@ struct Play: ParsableCommand {
         let view = PlaybackView(screen: screen, mode: colorMode, path: path,
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
         let loop = PlaybackLoop(player: player, renderSize: first.size, view: view, screen: screen, signals: signals,
-                                renderer: CellRenderer(mode: colorMode, background: background),
+                                renderer: CellRenderer(mode: colorMode, background: background, dither: palette.dither,
+                                                       palette16: probe.report.answeredPalette16),
                                 showStatus: status, requestedScale: fitMode == .fit ? scale : nil, layoutFor: layoutFor)
+        loop.notes = [backgroundNote].compactMap { $0 }
         let end = loop.run()
         screen.end()
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
@@ -186,7 +190,11 @@ struct Play: ParsableCommand {
         }
         let frame = AreaAverageScaler().scale(compositor.frame(at: 0), index: 0, to: layout.size)
         let grid = CellGrid()
-        CellRenderer(mode: colorMode, background: parseBackground(bg)!).render(frame, into: grid)
+        // The terminal is asked only when its answers matter: its background, its 16 colours.
+        let request = BackgroundRequest(bg)!
+        let report = request == .auto || colorMode == .palette16 ? TerminalProbe.run().report : TerminalReport()
+        CellRenderer(mode: colorMode, background: request.resolve(report).mode, dither: palette.dither,
+                     palette16: report.answeredPalette16).render(frame, into: grid)
         var writer = SGRCellWriter(mode: colorMode)
         writer.printLines(grid)
         TerminalOutput.write(1, writer.bytes)
@@ -210,17 +218,3 @@ extension Play {
 extension PlaybackMode: ExpressibleByArgument {}
 extension ColorRequest: ExpressibleByArgument {}
 extension FitMode: EnumerableFlag {}
-
-/// --bg values.
-func parseBackground(_ s: String) -> BackgroundMode? {
-    switch s.lowercased() {
-    case "none", "default", "terminal": return .terminal
-    case "checker", "checkerboard": return .checker
-    case "black": return .color(0, 0, 0)
-    case "white": return .color(255, 255, 255)
-    case "grey", "gray": return .color(128, 128, 128)
-    default:
-        guard let (r, g, b) = parseHexColor(s) else { return nil }
-        return .color(r, g, b)
-    }
-}

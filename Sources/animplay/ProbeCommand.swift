@@ -16,11 +16,11 @@ struct Probe: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("Time to wait for the answers, in milliseconds.", valueName: "MS"))
-    var budgetMs: Int = 100
+    @Option(help: ArgumentHelp("Time to wait for the answers, in milliseconds (default: ANIMPLAY_PROBE_MS, else 100).", valueName: "MS"))
+    var budgetMs: Int?
 
     func validate() throws {
-        guard (1...10_000).contains(budgetMs) else { throw ValidationError("--budget-ms must be 1 to 10000, got \(budgetMs)") }
+        if let budgetMs, !(1...10_000).contains(budgetMs) { throw ValidationError("--budget-ms must be 1 to 10000, got \(budgetMs)") }
     }
 
     func run() throws {
@@ -28,7 +28,7 @@ struct Probe: ParsableCommand {
             guard isatty(1) != 0 else {
                 throw CLIFailure(message: "standard output is not a terminal: there is nothing to ask", code: 1)
             }
-            let outcome = TerminalProbe.run(budgetNanoseconds: UInt64(budgetMs) * 1_000_000)
+            let outcome = TerminalProbe.run(budgetNanoseconds: budgetMs.map { UInt64($0) * 1_000_000 } ?? TerminalProbe.budgetNanoseconds)
             var lines = outcome.report.lines
             lines.append("keys typed meanwhile (dropped): \(outcome.typed.count)")
             TerminalOutput.write(1, lines.joined(separator: "\n") + "\n")

@@ -155,3 +155,56 @@ import Testing
         #expect(TerminalQueries.expectedDA1(insideTmux: true) == 2)
     }
 }
+
+/// The parser's answer does not depend on how the tty cut the stream into reads.
+@Suite struct TerminalReplyParserSplitTests {
+    /// Events with consecutive key runs merged (a read boundary may split a run of keys).
+    static func normalised(_ events: [TerminalReplyParser.Event]) -> [TerminalReplyParser.Event] {
+        var out: [TerminalReplyParser.Event] = []
+        for e in events {
+            if case .keys(let k) = e, case .keys(let prev)? = out.last {
+                out[out.count - 1] = .keys(prev + k)
+            } else {
+                out.append(e)
+            }
+        }
+        return out
+    }
+
+    static let pieces: [[UInt8]] = [
+        "\u{1B}]11;rgb:1e1e/2020/3030\u{1B}\\", "\u{1B}]4;3;rgb:cd/cd/00\u{7}", "\u{1B}_Gi=31;OK\u{1B}\\",
+        "\u{1B}[?62;4;22c", "\u{1B}[?1;0;256S", "\u{1B}[6;20;10t", "\u{1B}P>|XTerm(379)\u{1B}\\",
+        "q", "\u{1B}[A", "\u{1B}Ok", "\u{1B}x", "\u{1B}", "\u{1B}\u{1B}", "\u{1B}]", "\u{1B}P", "\u{1B}[", "\u{7}",
+        "é", "\u{1B}\\", "0", "r", "\u{1B}[1;5C", "\u{1B}[97;5u",
+    ].map { Array($0.utf8) }
+
+    @Test func anySplitGivesTheSameEvents() {
+        var rng = TestRandom("anySplitGivesTheSameEvents")
+        for round in 0..<300 {
+            var stream: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...12, using: &rng) {
+                if Bool.random(using: &rng) {
+                    stream += Self.pieces.randomElement(using: &rng)!
+                } else {
+                    stream.append(UInt8.random(in: 0...255, using: &rng))
+                }
+            }
+            var whole = TerminalReplyParser()
+            let expected = Self.normalised(whole.feed(stream) + whole.finish())
+            var split = TerminalReplyParser()
+            var events: [TerminalReplyParser.Event] = []
+            var i = 0
+            while i < stream.count {
+                let n = Int.random(in: 1...5, using: &rng)
+                events += split.feed(stream[i..<min(stream.count, i + n)])
+                i += n
+            }
+            events += split.finish()
+            #expect(Self.normalised(events) == expected, "round \(round), \(rng): \(stream)")
+            // Keys are never more than what came in.
+            var keys = 0
+            for case .keys(let k) in expected { keys += k.count }
+            #expect(keys <= stream.count)
+        }
+    }
+}

@@ -82,6 +82,10 @@ def run(args, profile, cols=80, rows=24, xpixel=0, ypixel=0, split=0, typed=(), 
     e = dict(os.environ, TERM='xterm-256color', COLORTERM='truecolor', LANG='C.UTF-8')
     for k in ('LINES', 'COLUMNS', 'NO_COLOR', 'TMUX'):
         e.pop(k, None)
+    if profile and not delay:
+        # An answering terminal ends the round at its DA1 reply; the long budget only keeps a
+        # loaded test machine (a slow Python responder) from racing the 100 ms default.
+        e['ANIMPLAY_PROBE_MS'] = '3000'
     e.update(env or {})
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, xpixel, ypixel))

@@ -79,12 +79,12 @@ def test_silent_terminal_costs_the_budget_and_no_more():
 def test_tmux_without_passthrough_waits_the_budget_for_the_outer_terminal():
     # tmux answers DA1 itself; the wrapped queries go nowhere (allow-passthrough off).
     res = t.run(['probe'], {'da1': b'\x1b[?1;2c', 'xtversion': b'\x1bP>|tmux 3.4' + t.ST},
-                env={'TMUX': '/tmp/tmux-0/default,1,0'})
+                env={'TMUX': '/tmp/tmux-0/default,1,0', 'ANIMPLAY_PROBE_MS': '100'})
     f = facts(res)
     assert f['inside tmux'] == 'true'
     assert f['version'] == 'tmux 3.4'
     assert f['kitty graphics'] == 'false'
-    assert int(f['elapsed ms']) >= 100
+    assert 100 <= int(f['elapsed ms']) < 1000
     assert b'\x1bPtmux;\x1b\x1b_G' in res.output   # the kitty query went through passthrough
     assert_clean(res)
 
@@ -104,4 +104,37 @@ def test_a_key_typed_during_the_probe_reaches_the_player(forever_gif, profile):
     res = t.run([forever_gif], profile, typed=[b'q'], actions=actions, timeout=10)
     assert res.status == 0, res.output[-300:]
     assert res.wall < 8
+    assert_clean(res)
+
+
+def test_replies_after_the_budget_are_not_keys(forever_gif):
+    # A slow terminal answers 300 ms late, while the player reads keys: its replies hold Esc,
+    # 'r' (reverse) and '0' (restart). They must do nothing; the 'q' typed later quits.
+    res = t.run([forever_gif, '--status'], t.KITTY, delay=0.3, actions=[(1.5, b'q')], timeout=10)
+    assert res.status == 0
+    assert res.wall >= 1.5, 'quit before the q: a late reply was taken as Esc'
+    status = ''.join(ch.data for ch in res.screen.alt_snapshots[-1][23].values())
+    assert 'frame' in status and 'reverse' not in status, status
+    assert res.stty_before == res.stty_after
+
+
+def test_ctrl_c_during_the_probe_interrupts_after_the_terminal_is_restored(forever_gif):
+    # Signal keys are off while the replies are read; a Ctrl-C typed then is still a SIGINT,
+    # delivered once the tty modes are back.
+    res = t.run([forever_gif], t.KITTY, typed=[b'\x03'], timeout=10)
+    assert res.status == 1, res.output[-300:]
+    assert b'interrupted by SIGINT' in res.output
+    assert res.stty_before == res.stty_after
+    still = t.run(['probe'], t.KITTY, typed=[b'\x03'], timeout=10)
+    assert still.status == -2                           # no handler: the default action
+    assert still.stty_before == still.stty_after
+    assert_clean(still)
+
+
+def test_gnu_screen_is_not_asked_about_graphics():
+    # GNU screen shows APC strings in its status line: only colours, XTVERSION and DA1.
+    res = t.run(['probe'], t.KITTY, env={'STY': '1234.pts-0.host', 'TERM': 'screen-256color'})
+    assert res.status == 0
+    assert b'\x1b_G' not in res.output and b'\x1b[16t' not in res.output
+    assert facts(res)['answered DA1'].startswith('true')
     assert_clean(res)

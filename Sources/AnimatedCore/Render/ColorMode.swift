@@ -20,6 +20,10 @@ public enum BackgroundMode: Sendable, Equatable {
     /// Pixels less than half opaque show the terminal's own background; the others are drawn
     /// opaque (the terminal's background colour is unknown, so there is nothing to blend with).
     case terminal
+    /// Fully transparent pixels show the terminal's own background; partly transparent ones
+    /// are blended in linear light over the terminal's background colour (from OSC 11, or an
+    /// assumed one), as a compositor would: fading trails, glows and shadows keep their strength.
+    case terminalBlend(UInt8, UInt8, UInt8)
     /// Blend over a solid colour (sRGB, like a browser page background).
     case color(UInt8, UInt8, UInt8)
     /// Blend over a grey checkerboard of 4-pixel squares (like timg -B).

@@ -42,30 +42,28 @@ package enum TerminalQueries {
 
     /// The whole round, one complete sequence per element (written whole, never cut).
     ///
-    /// - `insideTmux`: tmux answers DA1, XTVERSION and the colour queries itself, but graphics
-    ///   facts (kitty, sixel, registers, cell pixels) are the outer terminal's: those queries and
-    ///   a second DA1 go through passthrough after tmux's own DA1. Two DA1 replies then end the
-    ///   round (or the deadline, when passthrough is off).
-    /// - `colorQueries`: OSC 10/11 and OSC 4 0–15 (skipped where a terminal misreads OSC, e.g.
-    ///   the Linux console).
+    /// - `insideTmux`: tmux answers DA1 and XTVERSION itself (and, in recent versions, the
+    ///   colour queries), but graphics facts (kitty, sixel, registers, cell pixels) and the real
+    ///   colours are the outer terminal's: after tmux's own round, the same queries go again
+    ///   through passthrough, ending with a second DA1. Two DA1 replies end the round (or the
+    ///   deadline, when passthrough is off). The first answer to a colour query wins (tmux's,
+    ///   which knows a pane's own colours), the outer terminal's fills in what tmux did not say.
+    /// - `colorQueries`: OSC 10/11 and OSC 4 0–15.
     /// - `extra`: further queries (e.g. more kitty `a=q` probes with other ids) sent before the
     ///   sentinel, wrapped for tmux like the graphics queries.
     package static func round(insideTmux: Bool, colorQueries: Bool = true, graphicsQueries: Bool = true,
                              extra: [[UInt8]] = []) -> [[UInt8]] {
-        var out: [[UInt8]] = []
-        let graphics = (graphicsQueries ? [kittyGraphics, colorRegisters, cellPixels] : []) + extra
+        var colors: [[UInt8]] = []
         if colorQueries {
-            out += [background, foreground]
-            for i in 0..<16 { out.append(paletteEntry(i)) }
+            colors = [background, foreground]
+            for i in 0..<16 { colors.append(paletteEntry(i)) }
         }
+        let graphics = (graphicsQueries ? [kittyGraphics, colorRegisters, cellPixels] : []) + extra
         if insideTmux {
-            out += [xtversion, primaryDeviceAttributes]
-            for q in graphics + [xtversion, primaryDeviceAttributes] { out.append(tmuxPassthrough(q)) }
-        } else {
-            out += graphics
-            out += [xtversion, primaryDeviceAttributes]
+            let outer = graphics + colors + [xtversion, primaryDeviceAttributes]
+            return colors + [xtversion, primaryDeviceAttributes] + outer.map(tmuxPassthrough)
         }
-        return out
+        return colors + graphics + [xtversion, primaryDeviceAttributes]
     }
 
     /// DA1 replies that end the round.

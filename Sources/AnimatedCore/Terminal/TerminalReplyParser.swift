@@ -46,6 +46,23 @@ package struct TerminalReplyParser: Sendable {
 
     package init() {}
 
+    /// True between the ESC that opens a sequence and its end.
+    package var isInsideSequence: Bool {
+        if case .ground = state { return false }
+        return true
+    }
+
+    /// True when the last byte was an ESC that nothing has followed yet.
+    package var isAtLoneEscape: Bool {
+        if case .escape = state { return true }
+        return false
+    }
+
+    /// Forgets a sequence in progress (one that stopped arriving).
+    package mutating func reset() {
+        state = .ground; buffer = []; overflow = false
+    }
+
     /// Parses the next bytes; returns the events completed by them, in order.
     package mutating func feed(_ bytes: some Sequence<UInt8>) -> [Event] {
         var events: [Event] = []

@@ -1,10 +1,13 @@
-/// An sRGB colour with 8 bits per channel.
-package struct RGBColor: Sendable, Hashable, CustomStringConvertible {
-    package var r: UInt8, g: UInt8, b: UInt8
-    package init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { self.r = r; self.g = g; self.b = b }
+/// An sRGB colour with 8 bits per channel (e.g. a terminal's palette entry, for
+/// `CellRenderer`'s 16-colour mode).
+public struct RGBColor: Sendable, Hashable, CustomStringConvertible {
+    /// Red, green and blue code values.
+    public var r: UInt8, g: UInt8, b: UInt8
+    /// The colour (r, g, b).
+    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { self.r = r; self.g = g; self.b = b }
 
     /// `#rrggbb`.
-    package var description: String {
+    public var description: String {
         let hex = Array("0123456789abcdef")
         var s = "#"
         for v in [r, g, b] { s.append(hex[Int(v >> 4)]); s.append(hex[Int(v & 15)]) }
@@ -60,6 +63,8 @@ package struct TerminalReport: Sendable, Equatable {
     /// DA1 replies seen (inside tmux two are expected: tmux's own and the outer terminal's
     /// through passthrough).
     package var da1Count = 0
+    /// Every DA1 reply's attributes, in order (inside tmux: tmux's, then the outer terminal's).
+    package var da1Replies: [[Int]] = []
     /// kitty graphics replies by image id (`i=`): "OK" or an error such as "EINVAL:...".
     package var kittyReplies: [UInt32: String] = [:]
     /// XTVERSION reply text, e.g. "kitty(0.26.5)", "XTerm(379)", "tmux 3.4".
@@ -86,7 +91,8 @@ package struct TerminalReport: Sendable, Equatable {
 
     /// The terminal answered the kitty graphics query (image id `TerminalQueries.kittyQueryID`) with OK.
     package var kittyGraphics: Bool { kittyReplies[TerminalQueries.kittyQueryID] == "OK" }
-    /// DA1 attribute 4: sixel graphics.
+    /// DA1 attribute 4: sixel graphics (in the first reply: the terminal written to, tmux
+    /// inside tmux; the outer terminal's attributes are `da1Replies.last`).
     package var sixel: Bool { da1Attributes.contains(4) }
     /// The full 16-colour palette when every entry was answered.
     package var answeredPalette16: [RGBColor]? {
@@ -109,6 +115,7 @@ package struct TerminalReport: Sendable, Equatable {
             if !answeredDA1 { da1Attributes = attrs }
             answeredDA1 = true
             da1Count += 1
+            da1Replies.append(attrs)
         case .kittyGraphics(let id, let message):
             kittyReplies[id ?? 0] = message
         case .version(let v):
@@ -119,9 +126,11 @@ package struct TerminalReport: Sendable, Equatable {
         case .cellPixels(let w, let h):
             if w > 0 && h > 0 { reportedCellPixels = PixelSize(width: w, height: h) }
         case .dynamicColor(let code, let c):
-            if code == 11 { background = c } else if code == 10 { foreground = c }
+            // The first answer wins (inside tmux, tmux's own; see `TerminalQueries.round`).
+            if code == 11 && background == nil { background = c }
+            if code == 10 && foreground == nil { foreground = c }
         case .paletteColor(let i, let c):
-            if (0..<16).contains(i) { palette16[i] = c }
+            if (0..<16).contains(i) && palette16[i] == nil { palette16[i] = c }
         case .keys, .otherReply:
             break
         }
@@ -144,7 +153,9 @@ package struct TerminalReport: Sendable, Equatable {
             "inside tmux: \(insideTmux)",
             "elapsed ms: \(elapsedNanoseconds / 1_000_000)",
         ]
-        if da1Count > 1 { out[1] += " (\(da1Count) replies)" }
+        if da1Count > 1 {
+            out[1] += " (\(da1Count) replies: " + da1Replies.map { $0.map(String.init).joined(separator: ";") }.joined(separator: " then ") + ")"
+        }
         return out
     }
 }

@@ -129,8 +129,9 @@ final class NcursesScreen {
     }
 
     /// Keys typed since the last call (ncurses key codes; KEY_RESIZE is dropped: resizes come
-    /// through the signal pipe). The keypad's + − 0, which terminfo entries with extended names
-    /// (xterm's kpADD, kpSUB, kpZRO) decode to codes of their own, come back as '+', '-', '0'.
+    /// through the signal pipe; late terminal replies are dropped). The keypad's + − 0, which
+    /// terminfo entries with extended names (xterm's kpADD, kpSUB, kpZRO) decode to codes of
+    /// their own, come back as '+', '-', '0'.
     func readKeys() -> [Int32] {
         var keys: [Int32] = []
         while true {
@@ -138,8 +139,11 @@ final class NcursesScreen {
             if k == ERR { break }
             if k != KEY_RESIZE { keys.append(k >= KEY_MAX ? Self.keypadMainKey(k) ?? k : k) }
         }
-        return keys
+        return replyFilter.filter(keys, now: MonotonicClock.nanoseconds())
     }
+
+    /// Terminal replies that arrive after the probe gave up on them are not keys.
+    private var replyFilter = KeyReplyFilter()
 
     /// Hands bytes read before curses started (keys typed during the terminal probe) to the
     /// key reader, in order: ncurses' push-back is a stack, so they go in reversed.

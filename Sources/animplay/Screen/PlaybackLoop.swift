@@ -28,6 +28,8 @@ final class PlaybackLoop {
     private var showStatus: Bool
     /// --scale, if given (the status line says when it does not fit).
     private let requestedScale: Int?
+    /// Facts for the status line that do not change while playing (e.g. an assumed background).
+    var notes: [String] = []
     /// Where frames go for a given box (rows × columns of cells available for the image).
     private let layoutFor: (_ rows: Int, _ columns: Int) -> RenderLayout
     private var layout: RenderLayout
@@ -149,13 +151,13 @@ final class PlaybackLoop {
     }
 
     private func statusLine() -> String {
-        Self.statusLine(player.status, scale: requestedScale.map { (shown: layout.factor, asked: $0) })
+        Self.statusLine(player.status, scale: requestedScale.map { (shown: layout.factor, asked: $0) }, notes: notes)
     }
 
     /// The status line: the state first (a narrow terminal cuts the end, never "paused"), then
     /// the place, then the figures. `scale`: the user's --scale and the whole factor shown,
-    /// mentioned when they differ.
-    static func statusLine(_ s: PlayerStatus, scale: (shown: Int?, asked: Int)? = nil) -> String {
+    /// mentioned when they differ. `notes`: facts that do not change while playing, last.
+    static func statusLine(_ s: PlayerStatus, scale: (shown: Int?, asked: Int)? = nil, notes: [String] = []) -> String {
         var parts = [
             s.paused ? "paused" : s.finished ? "ended" : "playing",
             "frame \(s.frameIndex + 1)/\(s.frameCount)",
@@ -172,6 +174,7 @@ final class PlaybackLoop {
             "drops \(s.droppedFrames)",
             "buffer \(Self.fixed(Double(s.bufferBytes) / 1_048_576, 1)) MB",
         ]
+        parts += notes
         return " " + parts.joined(separator: "  ")
     }
 

@@ -8,11 +8,11 @@ import Glibc
 /// total budget.
 ///
 /// The tty is put in a raw-ish mode for the round (no echo, no line editing, no signal keys:
-/// replies must never be echoed onto the screen, and a Ctrl-C typed meanwhile arrives as byte
-/// 3 among the keys) and restored to exactly the saved modes afterwards. Signals that would
-/// stop or kill the process are blocked for the round so the tty is never left raw; they are
-/// delivered once it is restored. Bytes the user typed during the round come back in `typed`
-/// for the key handler; replies never do.
+/// replies must never be echoed onto the screen) and restored to exactly the saved modes
+/// afterwards. Signals that would stop or kill the process are blocked for the round so the
+/// tty is never left raw; they are delivered once it is restored, and so are the signals of
+/// the signal keys typed meanwhile (Ctrl-C, Ctrl-\, Ctrl-Z). Other bytes the user typed
+/// during the round come back in `typed` for the key handler; replies never do.
 enum TerminalProbe {
     struct Outcome {
         var report = TerminalReport()
@@ -22,10 +22,19 @@ enum TerminalProbe {
 
     static let defaultBudgetNanoseconds: UInt64 = 100_000_000
 
+    /// The budget: ANIMPLAY_PROBE_MS (1–10000, for slow links such as ssh across the world;
+    /// the round still ends as soon as the terminal has answered), else 100 ms.
+    static var budgetNanoseconds: UInt64 {
+        if let v = getenv("ANIMPLAY_PROBE_MS").flatMap({ Int(String(cString: $0)) }), (1...10_000).contains(v) {
+            return UInt64(v) * 1_000_000
+        }
+        return defaultBudgetNanoseconds
+    }
+
     /// Probes the terminal on `outputFD` (answers are read from stdin when it is a tty, else
     /// from /dev/tty). Returns an unprobed report when there is no terminal to ask, or when
     /// the process is not in the terminal's foreground (changing its modes would stop us).
-    static func run(outputFD: Int32 = 1, budgetNanoseconds: UInt64 = defaultBudgetNanoseconds,
+    static func run(outputFD: Int32 = 1, budgetNanoseconds: UInt64 = budgetNanoseconds,
                     extraQueries: [[UInt8]] = []) -> Outcome {
         var outcome = Outcome()
         guard isatty(outputFD) != 0 else { return outcome }
@@ -40,6 +49,8 @@ enum TerminalProbe {
         // The Linux console and dumb terminals misread OSC/APC strings: ask them nothing.
         if term.isEmpty || term == "dumb" || term == "linux" { return outcome }
         outcome.report.insideTmux = getenv("TMUX").map { $0.pointee != 0 } ?? false
+        // GNU screen (STY set) shows APC strings in its status line and has no graphics to ask about.
+        let insideScreen = !outcome.report.insideTmux && getenv("STY") != nil
 
         let inputFD: Int32
         var ownsInput = false
@@ -74,7 +85,9 @@ enum TerminalProbe {
         let insideTmux = outcome.report.insideTmux
         // Each query is written whole once the terminal takes output, or not at all: a
         // terminal that stops reading costs the budget, never a blocked write or a cut sequence.
-        for query in TerminalQueries.round(insideTmux: insideTmux, extra: extraQueries) {
+        let queries = TerminalQueries.round(insideTmux: insideTmux, graphicsQueries: !insideScreen,
+                                            extra: insideScreen ? [] : extraQueries)
+        for query in queries {
             guard waitWritable(outputFD, until: deadline) else { break }
             TerminalOutput.write(outputFD, query)
         }
@@ -103,7 +116,23 @@ enum TerminalProbe {
         }
         absorb(parser.finish())
         outcome.report.elapsedNanoseconds = MonotonicClock.nanoseconds() - start
+        outcome.typed = raiseSignalKeys(outcome.typed, saved)
         return outcome
+    }
+
+    /// Ctrl-C, Ctrl-\ and Ctrl-Z typed during the round (signal keys were off) become the
+    /// signals the tty would have sent. Raised while blocked, they are delivered once the
+    /// modes are restored and the mask lifted. Returns the other keys.
+    private static func raiseSignalKeys(_ typed: [UInt8], _ modes: termios) -> [UInt8] {
+        var cc = modes.c_cc
+        let keys: [(UInt8, Int32)] = withUnsafeBytes(of: &cc) { c in
+            [(c[Int(VINTR)], SIGINT), (c[Int(VQUIT)], SIGQUIT), (c[Int(VSUSP)], SIGTSTP)]
+        }.filter { $0.0 != 0 }   // 0: _POSIX_VDISABLE
+        var rest: [UInt8] = []
+        for b in typed {
+            if let k = keys.first(where: { $0.0 == b }) { raise(k.1) } else { rest.append(b) }
+        }
+        return rest
     }
 
     private static func waitWritable(_ fd: Int32, until deadline: UInt64) -> Bool {

@@ -1,0 +1,39 @@
+/// Takes terminal replies out of the keys read during playback.
+///
+/// The probe reads the replies to its queries, but a terminal slower than the probe's budget
+/// (over ssh, say) answers after it, while ncurses reads the keys: an OSC 11 reply would be
+/// read as Esc, `]`, `1`, `1`, `;`, `r`, `g`, `b`… (reverse, restart). Every key batch goes
+/// through a `TerminalReplyParser`, which drops whole replies and passes keys on unchanged
+/// (see its notes for what counts as a reply). A sequence that stops arriving (a user's
+/// Alt+], which looks like an OSC opener) is forgotten after `staleNanoseconds`.
+package struct KeyReplyFilter: Sendable {
+    private var parser = TerminalReplyParser()
+    private var lastInput: UInt64 = 0
+    package static let staleNanoseconds: UInt64 = 500_000_000
+
+    package init() {}
+
+    /// `keys`: one batch of key codes as ncurses delivers them (bytes 0–255 as they came,
+    /// decoded keys such as KEY_LEFT above 255), read at `now` (nanoseconds).
+    package mutating func filter(_ keys: [Int32], now: UInt64) -> [Int32] {
+        if parser.isInsideSequence && now &- lastInput > Self.staleNanoseconds { parser.reset() }
+        guard !keys.isEmpty else { return [] }
+        lastInput = now
+        var out: [Int32] = []
+        func take(_ events: [TerminalReplyParser.Event]) {
+            for case .keys(let bytes) in events { out += bytes.map(Int32.init) }
+        }
+        for k in keys {
+            if (0..<256).contains(k) {
+                take(parser.feed(CollectionOfOne(UInt8(k))))
+            } else {
+                // A decoded key ends whatever was in progress (an Esc before it stays a key).
+                take(parser.finish())
+                out.append(k)
+            }
+        }
+        // ncurses hands over a lone Esc only after its escape delay: it is the Esc key.
+        if parser.isAtLoneEscape { take(parser.finish()) }
+        return out
+    }
+}

@@ -1,0 +1,32 @@
+"""A minimal APNG writer for test inputs: RGBA frames of one size, each replacing the last."""
+import struct, zlib
+
+
+def _chunk(kind, data):
+    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def write_apng(path, w, h, frames, delay_ms=100, plays=0):
+    """frames: lists of w*h (r, g, b, a) tuples."""
+    def raw(f):
+        rows = bytearray()
+        for y in range(h):
+            rows.append(0)
+            for p in f[y * w:(y + 1) * w]:
+                rows += bytes(p)
+        return zlib.compress(bytes(rows))
+    out = b'\x89PNG\r\n\x1a\n' + _chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 6, 0, 0, 0))
+    out += _chunk(b'acTL', struct.pack('>II', len(frames), plays))
+    seq = 0
+    for i, f in enumerate(frames):
+        # dispose 0 (none), blend 0 (source): each frame replaces the canvas.
+        out += _chunk(b'fcTL', struct.pack('>IIIIIHHBB', seq, w, h, 0, 0, delay_ms, 1000, 0, 0))
+        seq += 1
+        if i == 0:
+            out += _chunk(b'IDAT', raw(f))
+        else:
+            out += _chunk(b'fdAT', struct.pack('>I', seq) + raw(f))
+            seq += 1
+    out += _chunk(b'IEND', b'')
+    with open(path, 'wb') as fh:
+        fh.write(out)

@@ -10,8 +10,9 @@ struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play an animation in the terminal (the default subcommand).",
         discussion: """
-        Each character cell shows two pixels (an upper half block: upper pixel in the foreground colour, lower \
-        pixel in the background colour). The image is fitted into the terminal (or --size), \
+        Each character cell shows two pixels (an upper half block: upper pixel in the foreground \
+        colour, lower pixel in the background colour), or with --symbols 2x2, 2x3 or 2x4 pixels \
+        in two colours chosen per cell. The image is fitted into the terminal (or --size), \
         centred; pixel art is enlarged by whole factors only; reductions average the covered \
         area in linear light.
 
@@ -32,6 +33,7 @@ struct Play: ParsableCommand {
     @OptionGroup var source: SourceOptions
     @OptionGroup var decodeOptions: DecodeOptionGroup
     @OptionGroup var palette: PaletteOptions
+    @OptionGroup var symbolOptions: SymbolOptions
 
     @Option(name: .customLong("loop"), help: ArgumentHelp("Number of plays; 0 = forever (default: the file's own count).", valueName: "N"))
     var plays: Int?
@@ -114,14 +116,16 @@ struct Play: ParsableCommand {
                                     bufferBytes: bufferMb.map { $0 << 20 })
         let player: Player
         do {
-            player = try Player(decoder: decoder, options: options, scaler: AreaAverageScaler(), renderSize: first.size)
+            player = try Player(decoder: decoder, options: options, scaler: symbolOptions.scaler(background: background),
+                                renderSize: first.size)
         } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
         defer { player.stop() }
         let screen = try NcursesScreen()
         screen.pushBack(probe.typed)
-        let (colorMode, path) = ColorSelection.choose(colors, facts: screen.facts)
+        let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: screen.facts)
+        let path = symbolOptions.cellPath(chosenPath, canSaveCursor: screen.facts.canSaveCursor)
         guard path != .unsupported else {
             screen.end()
             throw CLIFailure(message: "terminal type '\(Self.termName)' has no colours and cannot save the cursor position; set TERM to your terminal's type (e.g. xterm-256color)")
@@ -188,12 +192,13 @@ struct Play: ParsableCommand {
         do { compositor = try Compositor(decoder: decoder) } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
-        let frame = AreaAverageScaler().scale(compositor.frame(at: 0), index: 0, to: layout.size)
-        let grid = CellGrid()
         // The terminal is asked only when its answers matter: its background, its 16 colours.
         let request = BackgroundRequest(bg)!
         let report = request == .auto || colorMode == .palette16 ? TerminalProbe.run().report : TerminalReport()
-        CellRenderer(mode: colorMode, background: request.resolve(report).mode, dither: palette.dither,
+        let background = request.resolve(report).mode
+        let frame = symbolOptions.scaler(background: background).scale(compositor.frame(at: 0), index: 0, to: layout.size)
+        let grid = CellGrid()
+        CellRenderer(mode: colorMode, background: background, dither: palette.dither,
                      palette16: report.answeredPalette16).render(frame, into: grid)
         var writer = SGRCellWriter(mode: colorMode)
         writer.printLines(grid)

@@ -113,6 +113,16 @@ enum Hostile {
         compositor.frame(at: 0)
         compositor.frame(at: last / 2)
         #expect(compositor.currentIndex == last / 2)
+
+        // Damage included, one compositor in a random order shows what sequential decoding shows
+        // (a damaged keyframe is drawn alone either way). Frame bombs: the first 64 frames.
+        guard let d2 = try? AnimationLoader.open(path: f.path), let forward = try? Compositor(decoder: d2) else {
+            Issue.record("\(f.name) opened once but not twice"); return
+        }
+        let n = min(decoder.info.frameCount, 64)
+        let expected = (0..<n).map { forward.frame(at: $0).snapshot() }
+        var rng = TestRandom("HostileInputTests.randomOrder \(f.name)")
+        #expect(RandomOrder.check(compositor, expected: expected, steps: 3 * n, using: &rng) == nil, "\(f.name)")
     }
 
     @Test func directoryIsUnreadable() throws {

@@ -8,9 +8,12 @@ public enum CellGlyph: UInt8, Sendable {
     case lower = 2
 }
 
-/// A rectangle of cells in canonical form (see `CellRenderer`), reused from frame to frame.
-/// Colours are `CellColor` values.
+/// A rectangle of cells in canonical form (see `CellRenderer` and `set`), reused from frame
+/// to frame. Colours are `CellColor` values; a glyph is a coverage mask of the grid's symbol
+/// set (for half blocks, a `CellGlyph` raw value).
 public final class CellGrid {
+    /// What the glyph masks mean.
+    public var symbols = SymbolSet.half
     /// Width in cells.
     public private(set) var columns = 0
     /// Height in cells.
@@ -53,8 +56,36 @@ public final class CellGrid {
             && backgrounds[i] == other.backgrounds[i]
     }
 
-    /// Makes this grid a copy of `other` (size and cells).
+    /// Stores cell `i` in canonical form, so that cells that look the same compare equal:
+    /// - one colour: mask 0 (a space) with foreground = background = that colour;
+    /// - the terminal's default colour, which only a background can show, is the background;
+    /// - otherwise bit 0 (the top-left sub-pixel) is in the foreground.
+    @inline(__always)
+    package func set(_ i: Int, mask: UInt8, foreground: UInt32, background: UInt32) {
+        let full = symbols.fullMask
+        var m = mask & full, f = foreground, b = background
+        if m == full { m = 0; b = f }
+        if m == 0 || f == b {
+            glyphs[i] = 0; foregrounds[i] = b; backgrounds[i] = b
+            return
+        }
+        if f == CellColor.terminalDefault {
+            m = ~m & full; f = b; b = CellColor.terminalDefault
+        } else if b != CellColor.terminalDefault && m & 1 == 0 {
+            m = ~m & full; swap(&f, &b)
+        }
+        glyphs[i] = m; foregrounds[i] = f; backgrounds[i] = b
+    }
+
+    /// The colour cell `i` shows at sub-pixel `bit` (see `SymbolSet`).
+    @inline(__always)
+    package func color(_ i: Int, bit: Int) -> UInt32 {
+        glyphs[i] >> bit & 1 != 0 ? foregrounds[i] : backgrounds[i]
+    }
+
+    /// Makes this grid a copy of `other` (symbols, size and cells).
     public func copy(from other: CellGrid) {
+        symbols = other.symbols
         resize(columns: other.columns, rows: other.rows)
         glyphs.update(from: other.glyphs, count: count)
         foregrounds.update(from: other.foregrounds, count: count)

@@ -26,6 +26,8 @@ public final class CellRenderer {
 
     /// Renders `frame` into `grid`, resizing it to width × ⌈height/2⌉ cells.
     public func render(_ frame: ScaledFrame, into grid: CellGrid) {
+        if let cells = frame.cells { render(cells, into: grid); return }
+        grid.symbols = .half
         let w = frame.size.width, h = frame.size.height
         let rows = (h + 1) / 2
         if grid.columns != w || grid.rows != rows { grid.resize(columns: w, rows: rows) }
@@ -48,5 +50,29 @@ public final class CellRenderer {
                 }
             }
         }
+    }
+    /// Cells whose glyphs `SymbolEncoder` chose: only the colours are mapped (palette modes,
+    /// nearest colour: a cell's two colours are already its pixels' best pair), then each cell
+    /// is stored in canonical form.
+    private func render(_ cells: SymbolCells, into grid: CellGrid) {
+        grid.symbols = cells.symbols
+        if grid.columns != cells.columns || grid.rows != cells.rows {
+            grid.resize(columns: cells.columns, rows: cells.rows)
+        }
+        cells.masks.withUnsafeBufferPointer { masks in
+            cells.foregrounds.withUnsafeBufferPointer { fgs in
+                cells.backgrounds.withUnsafeBufferPointer { bgs in
+                    for i in 0..<cells.count {
+                        grid.set(i, mask: masks[i], foreground: mapped(fgs[i]), background: mapped(bgs[i]))
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private func mapped(_ c: UInt32) -> UInt32 {
+        guard let q = quantizer else { return c }
+        return PixelColorMapper.index(q, c)
     }
 }

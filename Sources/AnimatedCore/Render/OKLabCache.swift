@@ -26,7 +26,7 @@ final class OKLabCache {
     }
 
     @inline(__always)
-    private func lab(_ c: UInt32) -> UnsafeMutablePointer<Float> {
+    func lab(_ c: UInt32) -> UnsafeMutablePointer<Float> {
         let slot = Int((c &* 0x9E37_79B1) >> 20)
         let v = values + slot * 3
         if keys[slot] != c {

@@ -1,5 +1,5 @@
 /// Encodes cells as ANSI/ECMA-48 bytes: cursor movement (CUP, CUF), SGR colours and the
-/// UTF-8 half-block glyphs. Used where the program writes cells itself rather than through
+/// UTF-8 block glyphs of the grid's symbol set. Used where the program writes cells itself rather than through
 /// ncurses: truecolor on a terminal whose terminfo entry cannot express it, and the final
 /// frame printed into the normal screen on exit.
 ///
@@ -58,8 +58,11 @@ public struct SGRCellWriter {
     /// cursor in a pending-wrap state, so the next cell is positioned absolutely).
     public mutating func update(screen: CellGrid, to next: CellGrid, row: Int, column: Int,
                                 screenColumns: Int) {
-        let known = screen.columns == next.columns && screen.rows == next.rows
-        if !known { screen.resize(columns: next.columns, rows: next.rows) }
+        let known = screen.columns == next.columns && screen.rows == next.rows && screen.symbols == next.symbols
+        if !known {
+            screen.symbols = next.symbols
+            screen.resize(columns: next.columns, rows: next.rows)
+        }
         cursorRow = -1; cursorColumn = -1
         let w = next.columns
         for r in 0..<next.rows {
@@ -75,21 +78,17 @@ public struct SGRCellWriter {
         resetAttributes()
     }
 
-    /// Upper and lower halves of two cells match (within the tolerance).
+    /// Every sub-pixel of two cells (of the same symbol set) matches, within the tolerance.
     @inline(__always)
     private func looksSame(_ a: CellGrid, _ i: Int, _ b: CellGrid, _ j: Int) -> Bool {
-        let (at, ab) = Self.halves(a, i), (bt, bb) = Self.halves(b, j)
-        return same(at, bt) && same(ab, bb)
-    }
-
-    @inline(__always)
-    static func halves(_ g: CellGrid, _ i: Int) -> (UInt32, UInt32) {
-        let f = g.foregrounds[i], b = g.backgrounds[i]
-        switch CellGlyph(rawValue: g.glyphs[i]) ?? .space {
-        case .space: return (b, b)
-        case .upper: return (f, b)
-        case .lower: return (b, f)
+        let ma = a.glyphs[i], mb = b.glyphs[j]
+        if ma == mb {
+            let full = a.symbols.fullMask
+            return (ma == 0 || same(a.foregrounds[i], b.foregrounds[j]))
+                && (ma == full || same(a.backgrounds[i], b.backgrounds[j]))
         }
+        for k in 0..<a.symbols.count where !same(a.color(i, bit: k), b.color(j, bit: k)) { return false }
+        return true
     }
 
     /// Writes the whole grid as lines at the cursor, like `cat` of an image: each line ends
@@ -107,53 +106,47 @@ public struct SGRCellWriter {
 
     /// Draws cell `i` of `g` in the cheapest equivalent form given the current SGR state;
     /// stores what is displayed (canonical form) into `record` at the same index.
+    ///
+    /// A cell is a coverage mask with a colour on each side; the mask's complement with the
+    /// colours swapped looks the same, and a one-colour cell is a space on that background
+    /// or █ in that foreground.
     private mutating func emitCell(_ g: CellGrid, _ i: Int, record: CellGrid?) {
-        let (top, bottom) = Self.halves(g, i)
-        var shownTop = top, shownBottom = bottom
+        let symbols = g.symbols, full = symbols.fullMask
+        var mask = g.glyphs[i] & full
+        // The colours of the mask's sub-pixels (f) and of the others (b).
+        var f = g.foregrounds[i], b = g.backgrounds[i]
+        if mask == 0 { f = b } else if mask == full { mask = 0; b = f }
         let D = CellColor.terminalDefault
-        if top == bottom || same(top, bottom) {
+        var shownMask = mask, shownF = f, shownB = b
+        if mask == 0 || f == b || same(f, b) {
             // One colour: a space on the background, or a full block in the foreground (a
-            // reused colour must be close to both halves).
-            if bg == bottom && bg == top || bg != D && same(bg, top) && same(bg, bottom) {
-                bytes.append(0x20); shownTop = bg; shownBottom = bg
-            } else if fg != D && same(fg, top) && same(fg, bottom) {
-                bytes.append(contentsOf: Self.fullBlock); shownTop = fg; shownBottom = fg
+            // reused colour must be close to both sides).
+            if bg == b && bg == f || bg != D && same(bg, f) && same(bg, b) {
+                bytes.append(0x20); shownMask = 0; shownF = bg; shownB = bg
+            } else if fg != D && same(fg, f) && same(fg, b) {
+                bytes.append(contentsOf: Self.fullBlock); shownMask = 0; shownF = fg; shownB = fg
             } else {
-                setColors(fg: fg, bg: bottom)
-                bytes.append(0x20); shownTop = bottom; shownBottom = bottom
+                setColors(fg: fg, bg: b)
+                bytes.append(0x20); shownMask = 0; shownF = b; shownB = b
             }
-        } else if top == D {
-            // Only the lower half is drawn: ▄ on the default background.
-            setColors(fg: same(fg, bottom) ? fg : bottom, bg: D)
-            bytes.append(contentsOf: Self.lowerHalf); shownTop = D; shownBottom = fg
         } else {
-            // ▀ fg=top bg=bottom, or ▄ fg=bottom bg=top when neither is the default colour.
-            let costUpper = (same(fg, top) ? 0 : 1) + (same(bg, bottom) ? 0 : 1)
-            let costLower = bottom != D ? (same(fg, bottom) ? 0 : 1) + (same(bg, top) ? 0 : 1) : 3
-            if costLower < costUpper {
-                setColors(fg: same(fg, bottom) ? fg : bottom, bg: same(bg, top) ? bg : top)
-                bytes.append(contentsOf: Self.lowerHalf); shownTop = bg; shownBottom = fg
-            } else {
-                setColors(fg: same(fg, top) ? fg : top, bg: same(bg, bottom) ? bg : bottom)
-                bytes.append(contentsOf: Self.upperHalf); shownTop = fg; shownBottom = bg
+            if f == D { mask = ~mask & full; swap(&f, &b) }   // only a background shows the default
+            // mask in fg=f bg=b, or its complement in fg=b bg=f when neither is the default colour.
+            let costDirect = (same(fg, f) ? 0 : 1) + (same(bg, b) ? 0 : 1)
+            let costSwapped = b != D ? (same(fg, b) ? 0 : 1) + (same(bg, f) ? 0 : 1) : 3
+            if costSwapped < costDirect {
+                mask = ~mask & full; swap(&f, &b)
             }
+            setColors(fg: same(fg, f) ? fg : f, bg: same(bg, b) ? bg : b)
+            bytes.append(contentsOf: symbols.utf8(mask))
+            shownMask = mask; shownF = fg; shownB = bg
         }
-        if let record {
-            if shownTop == shownBottom {
-                record.glyphs[i] = CellGlyph.space.rawValue; record.foregrounds[i] = shownBottom
-                record.backgrounds[i] = shownBottom
-            } else if shownTop == D {
-                record.glyphs[i] = CellGlyph.lower.rawValue; record.foregrounds[i] = shownBottom
-                record.backgrounds[i] = D
-            } else {
-                record.glyphs[i] = CellGlyph.upper.rawValue; record.foregrounds[i] = shownTop
-                record.backgrounds[i] = shownBottom
-            }
-        }
+        record?.set(i, mask: shownMask, foreground: shownF, background: shownB)
     }
 
-    static let upperHalf: [UInt8] = [0xE2, 0x96, 0x80]   // U+2580
-    static let lowerHalf: [UInt8] = [0xE2, 0x96, 0x84]   // U+2584
+    /// Upper and lower colours of a half-block cell.
+    static func halves(_ g: CellGrid, _ i: Int) -> (UInt32, UInt32) { (g.color(i, bit: 0), g.color(i, bit: 1)) }
+
     static let fullBlock: [UInt8] = [0xE2, 0x96, 0x88]   // U+2588
 
     // MARK: - Escape sequences

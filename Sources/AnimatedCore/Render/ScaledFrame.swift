@@ -12,19 +12,26 @@ public struct RenderSize: Sendable, Hashable, CustomStringConvertible {
 
 /// A composited frame already scaled to the render target: what the cell renderer consumes.
 /// RGBA, 8-bit sRGB, straight (non-premultiplied) alpha, rows packed.
+///
+/// With finer symbols (`SymbolScaler`) the frame holds the chosen cells instead of pixels
+/// (`pixels` is empty): glyph choice is the expensive part, so it is done once on the producer
+/// thread and kept in the frame buffer with the frame.
 public struct ScaledFrame: Sendable {
     /// Frame index in the animation.
     public let index: Int
-    /// Its size in pixels.
+    /// Its size in pixels; with `cells`, the render size in half-block pixels (columns ×
+    /// 2·rows), whatever the symbols.
     public let size: RenderSize
     /// RGBA, rows packed.
     public let pixels: [UInt8]
-    /// Frame `index` scaled to `size`.
-    public init(index: Int, size: RenderSize, pixels: [UInt8]) {
-        self.index = index; self.size = size; self.pixels = pixels
+    /// The cells, when the scaler chose the glyphs itself (`SymbolScaler`).
+    public let cells: SymbolCells?
+    /// Frame `index` scaled to `size` (pixels), or its cells for that size.
+    public init(index: Int, size: RenderSize, pixels: [UInt8], cells: SymbolCells? = nil) {
+        self.index = index; self.size = size; self.pixels = pixels; self.cells = cells
     }
-    /// Bytes of pixel data.
-    public var byteCount: Int { pixels.count }
+    /// Bytes of pixel and cell data.
+    public var byteCount: Int { pixels.count + (cells?.byteCount ?? 0) }
 }
 
 /// Scales a composited canvas to the render size. Runs on the frame buffer's producer thread.

@@ -78,12 +78,7 @@ final class PlaybackView {
                 let x = layout.column + c
                 if x >= screen.columns { break }
                 let f = Self.cursesColor(grid.foregrounds[i]), b = Self.cursesColor(grid.backgrounds[i])
-                let glyph: wchar_t
-                switch CellGlyph(rawValue: grid.glyphs[i]) ?? .space {
-                case .space: glyph = 0x20
-                case .upper: glyph = 0x2580
-                case .lower: glyph = 0x2584
-                }
+                let glyph = wchar_t(bitPattern: grid.symbols.scalar(grid.glyphs[i]).value)
                 // Pairs never run out: ColorSelection only takes this path when the pair table
                 // holds every combination of the palette, so alloc_pair never recycles.
                 let pair = alloc_pair(glyph == 0x20 ? b : f, b)
@@ -117,6 +112,7 @@ final class PlaybackView {
         let cols = min(grid.columns, screen.columns - layout.column)
         let rows = min(grid.rows, screen.rows - layout.row)
         if cols == grid.columns && rows == grid.rows { return grid }
+        clipBuffer.symbols = grid.symbols
         clipBuffer.resize(columns: max(0, cols), rows: max(0, rows))
         for r in 0..<max(0, rows) {
             for c in 0..<max(0, cols) {

@@ -41,12 +41,12 @@ final class GIFLZWCheck {
                 guard input.read(into: bytes, count: Int(size)) == Int(size), !input.pastEnd else { return nil }
                 var i = 0
                 while i < Int(size) {
-                    bits |= UInt64(buf[i]) << UInt64(bitCount)
+                    bits |= UInt64(bytes.load(fromByteOffset: i, as: UInt8.self)) &<< UInt64(bitCount)
                     bitCount &+= 8
                     i &+= 1
                     while bitCount >= width {
-                        let code = Int(bits & ((1 << UInt64(width)) - 1))
-                        bits >>= UInt64(width)
+                        let code = Int(truncatingIfNeeded: bits & ((1 &<< UInt64(width)) &- 1))
+                        bits &>>= UInt64(width)
                         bitCount &-= width
                         if code == clear {
                             width = minimumCodeSize + 1; next = clear + 2; previous = -1
@@ -58,22 +58,22 @@ final class GIFLZWCheck {
                             guard code < clear else { return count }          // not a literal
                             length = 1
                         } else {
-                            let previousLength = previous < clear ? 1 : Int(lengths[previous])
+                            let previousLength = previous < clear ? 1 : Int(lengths[previous])   // ≤ 4096
                             if code < next {
                                 length = code < clear ? 1 : Int(lengths[code])
                             } else if code == next {
-                                length = previousLength + 1                   // KwKwK
+                                length = previousLength &+ 1                  // KwKwK
                             } else {
                                 return count                                  // not defined yet
                             }
                             if next < 4096 {
-                                lengths[next] = UInt16(truncatingIfNeeded: previousLength + 1)
-                                next += 1
-                                if next == 1 << width && width < 12 { width += 1 }
+                                lengths[next] = UInt16(truncatingIfNeeded: previousLength &+ 1)
+                                next &+= 1
+                                if next == 1 &<< width && width < 12 { width &+= 1 }
                             }
                         }
                         previous = code
-                        count += length
+                        count &+= length                                      // ≤ pixels + 4096
                         if count >= pixels { return nil }
                     }
                 }

@@ -1,0 +1,75 @@
+import AnimatedCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// quality-bench SOURCE-IMAGE CAPTURE [COLUMNS ROWS]
+//   Reads what a program wrote to a terminal (CAPTURE, raw bytes as ptyrun.py --save keeps
+//   them), finds the cells it drew, rasterises them by glyph coverage and prints one JSON line:
+//   the cell size, SSIM and PSNR against SOURCE area-averaged to the same raster, and how many
+//   characters were not block glyphs.
+// quality-bench --encode SOURCE-IMAGE COLUMNS ROWS
+//   Prints, for every symbol set and colour space, the same measures of animplay's own cells
+//   for a COLUMNS × ROWS cell area (no terminal involved).
+
+func fail(_ message: String) -> Never {
+    let line = Array("quality-bench: \(message)\n".utf8)
+    _ = line.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count) }
+    exit(2)
+}
+
+func load(_ path: String) -> Canvas {
+    do {
+        let decoder = try AnimationLoader.open(path: path, options: DecodeOptions())
+        return try Compositor(decoder: decoder).frame(at: 0)
+    } catch {
+        fail("\(path): \(error)")
+    }
+}
+
+func readAll(_ path: String) -> [UInt8] {
+    guard let f = fopen(path, "rb") else { fail("\(path): cannot open") }
+    defer { fclose(f) }
+    var out: [UInt8] = []
+    var buf = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = fread(&buf, 1, buf.count, f)
+        if n <= 0 { break }
+        out += buf[0..<n]
+    }
+    return out
+}
+
+func fixed(_ v: Double) -> String {
+    v.isFinite ? String(Double(Int((v * 10000).rounded())) / 10000) : "null"
+}
+
+let args = Array(CommandLine.arguments.dropFirst())
+if args.first == "--encode" {
+    guard args.count == 4, let cols = Int(args[2]), let rows = Int(args[3]) else { fail("usage: --encode SOURCE COLUMNS ROWS") }
+    let canvas = load(args[1])
+    let reference = PictureQuality.reference(canvas, columns: cols, rows: rows)
+    let size = RenderSize(width: cols, height: rows * 2)
+    for symbols in SymbolSet.allCases {
+        for space in SymbolColorSpace.allCases {
+            if symbols == .half && space == .oklab { continue }
+            let scaler: any FrameScaler = symbols == .half ? AreaAverageScaler()
+                : SymbolScaler(symbols: symbols, background: .terminal, colorSpace: space)
+            let grid = CellGrid()
+            CellRenderer(mode: .truecolor, background: .terminal).render(scaler.scale(canvas, index: 0, to: size), into: grid)
+            let shown = PictureQuality.rasterize(grid, mode: .truecolor)
+            print("{\"symbols\": \"\(symbols)\", \"space\": \"\(space)\", \"ssim\": \(fixed(PictureQuality.ssim(shown, reference))), \"psnr\": \(fixed(PictureQuality.psnr(shown, reference)))}")
+        }
+    }
+    exit(0)
+}
+guard args.count == 2 || args.count == 4 else { fail("usage: SOURCE CAPTURE [COLUMNS ROWS]") }
+let canvas = load(args[0])
+let cols = args.count == 4 ? Int(args[2]) ?? 200 : 200, rows = args.count == 4 ? Int(args[3]) ?? 100 : 100
+var screen = TerminalScreen(columns: cols, rows: rows)
+screen.feed(readAll(args[1]))
+guard let area = screen.written else { fail("\(args[1]): nothing drawn") }
+let cells = screen.cropped(rows: area.rows, columns: area.columns)
+let (shown, unknown) = PictureQuality.rasterize(cells)
+let reference = PictureQuality.reference(canvas, columns: cells.columns, rows: cells.rows)
+print("{\"columns\": \(cells.columns), \"rows\": \(cells.rows), \"ssim\": \(fixed(PictureQuality.ssim(shown, reference))), \"psnr\": \(fixed(PictureQuality.psnr(shown, reference))), \"unknown\": \(unknown), \"skipped\": \(screen.skippedSequences)}")

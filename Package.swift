@@ -24,9 +24,12 @@ let package = Package(
         // Linked by name: ncursesw's pkg-config adds -D flags SwiftPM rejects with a warning.
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses",
                        providers: [.apt(["libncurses-dev"])]),
+        // libcurl is loaded with dlopen on the first URL (see its shim.h): headers only here.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CWebP"]
+            dependencies: ["CGIF", "CPNG", "CWebP", "CCurl"]
         ),
         .executableTarget(
             name: "animplay",

@@ -30,7 +30,7 @@ harness_file() {
 build_lib() {
   mkdir -p "$OUT"
   local lib=$OUT/libAnimatedCore.a
-  if [ -f "$lib" ] && [ -z "$(find Sources/AnimatedCore Sources/CGIF Sources/CPNG Sources/CWebP -newer "$lib" -type f | head -1)" ]; then
+  if [ -f "$lib" ] && [ -z "$(find Sources/AnimatedCore Sources/CGIF Sources/CPNG Sources/CWebP Sources/CCurl -newer "$lib" -type f | head -1)" ]; then
     return
   fi
   echo "fuzz: building AnimatedCore with -sanitize=fuzzer,address" >&2
@@ -42,7 +42,7 @@ build_lib() {
   (cd "$OUT" && swiftc -O -parse-as-library -sanitize=fuzzer,address -swift-version 6 \
       -module-name AnimatedCore -package-name animplay -emit-module -emit-module-path "$OUT/AnimatedCore.swiftmodule" \
       -emit-library -static -o "$lib" \
-      -I "$ROOT/Sources/CGIF" -I "$ROOT/Sources/CPNG/include" -I "$ROOT/Sources/CWebP" \
+      -I "$ROOT/Sources/CGIF" -I "$ROOT/Sources/CPNG/include" -I "$ROOT/Sources/CWebP" -I "$ROOT/Sources/CCurl" \
       "${srcs[@]/#/$ROOT/}" "$OUT/animplay_png.o")
 }
 
@@ -54,7 +54,7 @@ build_harness() {
   fi
   echo "fuzz: linking $bin" >&2
   swiftc -O -parse-as-library -sanitize=fuzzer,address -swift-version 6 -package-name animplay \
-    -I "$OUT" -I Sources/CGIF -I Sources/CPNG/include -I Sources/CWebP \
+    -I "$OUT" -I Sources/CGIF -I Sources/CPNG/include -I Sources/CWebP -I Sources/CCurl \
     Fuzz/Harnesses/FuzzSupport.swift "Fuzz/Harnesses/$file" \
     -L "$OUT" -lAnimatedCore -lgif -lpng16 -lwebp -lwebpdemux \
     -o "$bin" 2> >(grep -v "ld.gold: warning: Cannot export local symbol" >&2)

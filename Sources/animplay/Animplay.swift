@@ -17,10 +17,11 @@ struct Animplay: ParsableCommand {
           2  a file could not be read or an output could not be written
           3  the file is not a supported image, or is too damaged to show any frame
           4  the image exceeds a decoding limit (see --max-pixels, --max-dimension, --max-memory-mb)
+          5  a download failed (HTTP status, DNS, refused, timeout, TLS, --max-download-mb)
          64  usage error
         """,
         version: AnimplayVersion.string,
-        subcommands: [Play.self, Info.self, Dump.self, Probe.self],
+        subcommands: [Play.self, Info.self, Dump.self, Probe.self, Cache.self],
         defaultSubcommand: Play.self
     )
 }

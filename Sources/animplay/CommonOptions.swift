@@ -1,5 +1,8 @@
 import AnimatedCore
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Decoding limits and timing rules shared by every subcommand.
 struct DecodeOptionGroup: ParsableArguments {
@@ -30,9 +33,16 @@ struct SourceOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("""
         The image to read (GIF, PNG/APNG, WebP; the format is sniffed from the bytes). Several \
         files, or one folder (its images in natural order: frame2 before frame10), are the \
-        frames of one animation.
+        frames of one animation. `-` (or no FILE with a pipe on standard input) reads standard \
+        input; FIFOs and process substitution work too. http:// and https:// URLs play while \
+        they download.
         """, valueName: "FILE"))
-    var files: [String]
+    var givenFiles: [String] = []
+
+    /// The inputs: the files given, or standard input when none is and it is not a terminal.
+    var files: [String] { givenFiles.isEmpty ? [InputSource.stdinName] : givenFiles }
+
+    @OptionGroup var network: NetworkOptions
 
     @Option(help: ArgumentHelp("Take a still image as a sprite sheet of C columns by R rows of equal cells, row-major.", valueName: "CxR"))
     var sprite: String?
@@ -61,6 +71,9 @@ struct SourceOptions: ParsableArguments {
     private var isSheet: Bool { sprite != nil || atlas != nil }
 
     func validate() throws {
+        if givenFiles.isEmpty && isatty(0) != 0 {
+            throw ValidationError("no image given: name a FILE, or pipe one into animplay (cat x.gif | animplay -)")
+        }
         if let sprite, parseWxH(sprite) == nil {
             throw ValidationError("--sprite must be CxR with positive numbers of columns and rows (e.g. 8x4), got '\(sprite)'")
         }
@@ -79,8 +92,21 @@ struct SourceOptions: ParsableArguments {
     /// The user's delay per frame, if given.
     private var delayMs: Double? { delay ?? fps.map { 1000 / $0 } }
 
-    /// Opens the source as a decoder.
+    /// Opens the source as a decoder (streams read to their end).
     func open(_ decode: DecodeOptionGroup) throws(CLIFailure) -> any AnimationDecoder {
+        let (decoder, spool) = try open(decode, progressive: false)
+        warnIfEndedEarly(spool)
+        return decoder
+    }
+
+    /// One warning line if a stream ended with an error after some bytes (they are shown).
+    func warnIfEndedEarly(_ spool: SpoolBuffer?) {
+        if let note = InputSource.earlyEnd(spool) { StandardError.write("animplay: \(displayName): warning: \(note)\n") }
+    }
+
+    /// Opens the source as a decoder; with `progressive`, a stream may still be arriving (its
+    /// spool is returned).
+    func open(_ decode: DecodeOptionGroup, progressive: Bool) throws(CLIFailure) -> (any AnimationDecoder, SpoolBuffer?) {
         let options = decode.decodeOptions
         let first = files[0]
         do {
@@ -88,14 +114,14 @@ struct SourceOptions: ParsableArguments {
                 if isSheet { throw CLIFailure(file: first, message: "--sprite and --atlas take an image, not a folder", code: 64) }
                 let delay = delayMs ?? SpriteSheetSpec.defaultDelayMs
                 return files.count > 1
-                    ? try FrameSequenceDecoder(files: files, delayMs: delay, frameLimit: frames, options: options)
-                    : try FrameSequenceDecoder(folder: first, delayMs: delay, frameLimit: frames, options: options)
+                    ? (try FrameSequenceDecoder(files: files, delayMs: delay, frameLimit: frames, options: options), nil)
+                    : (try FrameSequenceDecoder(folder: first, delayMs: delay, frameLimit: frames, options: options), nil)
             }
             if !isSheet {
                 if fps != nil || delay != nil || frames != nil {
                     throw CLIFailure(file: first, message: "--fps, --delay and --frames apply to sprite sheets (--sprite, --atlas) and frame sequences", code: 64)
                 }
-                return try AnimationLoader.open(path: first, options: options)
+                return try InputSource.open(first, options: options, network: network, progressive: progressive)
             }
             let layout: SpriteSheetSpec.Layout
             if let sprite, let (columns, rows) = parseWxH(sprite) {
@@ -107,7 +133,7 @@ struct SourceOptions: ParsableArguments {
                 }
             }
             let spec = SpriteSheetSpec(layout: layout, frameLimit: frames, delayMs: delayMs)
-            return try SpriteSheetDecoder(path: first, spec: spec, options: options)
+            return (try SpriteSheetDecoder(path: first, spec: spec, options: options), nil)
         } catch let failure as CLIFailure {
             throw failure
         } catch {
@@ -116,7 +142,7 @@ struct SourceOptions: ParsableArguments {
     }
 
     var displayName: String {
-        files.count == 1 ? files[0] : "\(files[0]) ... \(files[files.count - 1]) (\(files.count) files)"
+        files.count == 1 ? (files[0] == InputSource.stdinName ? "<stdin>" : files[0]) : "\(files[0]) ... \(files[files.count - 1]) (\(files.count) files)"
     }
 }
 

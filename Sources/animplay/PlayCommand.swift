@@ -83,22 +83,33 @@ struct Play: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let decoder = try source.open(decodeOptions)
+            if source.files.count == 1 && InputSource.readsStandardInput(source.files[0]) {
+                let tty = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NOCTTY)
+                guard tty >= 0 else {
+                    throw CLIFailure(message: "the image comes from standard input and there is no terminal (/dev/tty) to read keys from; use `animplay info -` or `animplay dump - -o DIR` without a terminal", code: 1)
+                }
+                close(tty)
+            }
+            let (decoder, spool) = try source.open(decodeOptions, progressive: true)
             // Never write escape sequences anywhere but a terminal.
             guard isatty(1) != 0 else {
                 throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump \(source.displayName) -o DIR`", code: 1)
             }
-            if decoder.info.frameCount == 1 {
+            if decoder.info.frameCount == 1 && !decoder.info.provisional {
                 try printStill(decoder)
             } else {
-                try play(decoder)
+                try play(decoder, spool: spool)
+            }
+            source.warnIfEndedEarly(spool)
+            if let p = spool?.progress, p.fatal, let why = p.failure {
+                throw CLIFailure(file: source.displayName, error: AnimatedError.network(why))
             }
         }
     }
 
     // MARK: - Animation
 
-    private func play(_ decoder: sending any AnimationDecoder) throws(CLIFailure) {
+    private func play(_ decoder: sending any AnimationDecoder, spool: SpoolBuffer?) throws(CLIFailure) {
         let signals = try SignalPipe()
         defer { signals.uninstall() }
         // One round of terminal queries before anything else owns the tty (graphics, colours):
@@ -122,6 +133,7 @@ struct Play: ParsableCommand {
             throw CLIFailure(file: source.displayName, error: error)
         }
         defer { player.stop() }
+        if info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
         let screen = try NcursesScreen()
         screen.pushBack(probe.typed)
         let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: screen.facts)
@@ -137,6 +149,7 @@ struct Play: ParsableCommand {
                                                        palette16: probe.report.answeredPalette16),
                                 showStatus: status, requestedScale: fitMode == .fit ? scale : nil, layoutFor: layoutFor)
         loop.notes = [backgroundNote].compactMap { $0 }
+        if info.provisional { loop.download = spool }
         let end = loop.run()
         screen.end()
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {

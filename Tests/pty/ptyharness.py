@@ -92,12 +92,13 @@ def stty_g(fd):
 
 
 def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-256color',
-        colorterm='truecolor', steps=(), exe=None):
-    """actions: (when, bytes to type | signal number | callable) pairs. `when` is seconds
-    counted from the first byte the program writes (its signal handlers and terminal are set up
-    by then, so a slow start on a loaded machine does not race the actions), or a predicate on
-    the `State` seen so far (output, job-control stops): such lists fire strictly in order,
-    each once its predicate holds.
+        colorterm='truecolor', steps=(), exe=None, stdin=None):
+    """stdin: a file or descriptor for standard input instead of the pty (which stays the
+    controlling terminal, /dev/tty). actions: (when, bytes to type | signal number | callable)
+    pairs. `when` is seconds counted from the first byte the program writes (its signal
+    handlers and terminal are set up by then, so a slow start on a loaded machine does not race
+    the actions), or a predicate on the `State` seen so far (output, job-control stops): such
+    lists fire strictly in order, each once its predicate holds.
 
     steps: (condition, action) pairs done in order, each once its condition holds: a condition
     is bytes that must appear in the output written since the previous step's action, or a
@@ -116,9 +117,9 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
     before = stty_g(slave)
     t0 = time.monotonic()
-    proc = subprocess.Popen([exe or binary()] + list(args), stdin=slave, stdout=slave, stderr=slave,
-                            env=e, start_new_session=True,
-                            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
+    proc = subprocess.Popen([exe or binary()] + list(args), stdin=slave if stdin is None else stdin, stdout=slave,
+                            stderr=slave, env=e, start_new_session=True,
+                            preexec_fn=lambda: fcntl.ioctl(1, termios.TIOCSCTTY, 0))
     state = State()
     out = state.output
     watched = any(callable(a[0]) for a in actions)

@@ -6,10 +6,18 @@
 /// with a warning naming what was wrong. When the default image cannot be shown, opening throws.
 /// The first frame is decoded while opening (and kept for the first `blend`), so that an
 /// animation whose first frame is broken also falls back to the default image.
+///
+/// On a growing source (a pipe, a download) an APNG opens once its first frame is complete and
+/// `refresh()` indexes the file again as it grows (geometrically: re-reading the chunk headers
+/// costs a few passes over the file in all); a still PNG waits for the whole file.
 public final class APNGDecoder: AnimationDecoder {
     /// The animation as its chunks describe it.
-    public let info: AnimationInfo
+    public private(set) var info: AnimationInfo
     let source: ByteSource
+    private let options: DecodeOptions
+    /// Growth (bytes) below which `refresh` waits for more; tests lower it.
+    var refreshStep = 64 << 10
+    private var indexedBytes: Int
 
     /// Where one frame's pixels are and how they combine with the canvas.
     struct FramePlan {
@@ -18,7 +26,7 @@ public final class APNGDecoder: AnimationDecoder {
         var segments: [PNGDataSegment]
     }
 
-    private let plans: [FramePlan]
+    private var plans: [FramePlan]
     private let pixels: PNGFrameDecoder
     /// Colour type 4/6 or tRNS: without it every pixel is opaque and OVER equals SOURCE.
     private let hasTransparency: Bool
@@ -28,6 +36,8 @@ public final class APNGDecoder: AnimationDecoder {
     /// Indexes the PNG/APNG in `source` and decodes its first frame; throws when no frame can be shown.
     public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         self.source = source
+        self.options = options
+        indexedBytes = source.count
         let index = try APNGChunkParser.parse(source, limits: options.limits)
         let header = index.header
         let pixels = PNGFrameDecoder(source: source, header: header, palette: index.palette,
@@ -79,8 +89,38 @@ public final class APNGDecoder: AnimationDecoder {
         self.pixels = pixels
         self.scratch = scratch
         self.hasTransparency = index.hasTransparency
+        if source.isGrowing {
+            // A still image (or an animation shown as its default image) is shown once whole.
+            guard format == .apng else { throw .invalid("waiting for the whole PNG") }
+            // What is missing is still coming: not truncation.
+            warnings.removeAll { $0.hasPrefix("file is truncated") || $0.hasPrefix("file ends without IEND") }
+        }
         info = AnimationInfo(format: format, width: header.width, height: header.height, frames: frames,
                              plays: plays, warnings: warnings, timing: options.timing)
+        info.provisional = source.isGrowing
+    }
+
+    /// Indexes the file again once it has grown by an eighth (or ended). Frames already
+    /// indexed are unchanged (their data does not move), so only the plans and `info` grow.
+    public func refresh() throws(AnimatedError) -> Bool {
+        guard info.provisional else { return false }
+        source.refresh()
+        if source.isGrowing && source.count - indexedBytes < max(refreshStep, indexedBytes / 8) {
+            return false
+        }
+        let next = try APNGDecoder(source: source, options: options)
+        guard next.info.format == .apng, next.plans.count >= plans.count else {
+            // The whole file says less than its beginning did (its animation chunks turn out
+            // invalid): keep the frames indexed so far, which were complete, and end there.
+            info.provisional = next.info.provisional
+            info.warnings += next.info.warnings
+            return true
+        }
+        indexedBytes = source.count
+        let changed = next.plans.count != plans.count || !source.isGrowing
+        plans = next.plans
+        info = next.info
+        return changed
     }
 
     /// Decodes frame `index` and draws it onto `canvas` with the frame's blend op (no disposal: see `Compositor`).

@@ -10,4 +10,13 @@ public protocol AnimationDecoder: AnyObject {
     /// using the frame's blend op. It must not apply disposal. Frames may be requested in any
     /// order. A throw means the frame's data is corrupt: what was drawn before the error stays.
     func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError)
+
+    /// For a source that is still growing (`info.provisional`): takes in the bytes that arrived
+    /// since, extending `info` (frames are only ever appended). True if `info` changed.
+    func refresh() throws(AnimatedError) -> Bool
+}
+
+extension AnimationDecoder {
+    /// Decoders of complete data have nothing to refresh.
+    public func refresh() throws(AnimatedError) -> Bool { false }
 }

@@ -16,6 +16,10 @@ enum FormatSniffer {
 
 /// Opens any supported file as an `AnimationDecoder`.
 public enum AnimationLoader {
+    /// Whether `head` (the first 16 bytes or more) starts a GIF, PNG/APNG or WebP file: a
+    /// stream that does not can be refused before the rest arrives.
+    public static func recognizes(_ head: [UInt8]) -> Bool { FormatSniffer.sniff(head) != nil }
+
     /// Opens the file at `path` with the codec its first bytes name.
     public static func open(path: String, options: DecodeOptions = DecodeOptions()) throws(AnimatedError) -> any AnimationDecoder {
         try open(ByteSource(path: path), options: options)

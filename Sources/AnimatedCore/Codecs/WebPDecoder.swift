@@ -6,23 +6,33 @@ import CWebP
 /// and each frame's bitstream is a slice of it. Frame rectangles always lie inside the canvas
 /// (the demuxer rejects files where they do not), which lets opaque or no-blend frames decode
 /// straight into the canvas.
+///
+/// On a growing source (a pipe, a download) `init` indexes the complete frames so far and
+/// `refresh()` indexes the file again as it grows (geometrically, so the copies add up to a few
+/// times the file), keeping `info` provisional until the data ends.
 public final class WebPDecoder: AnimationDecoder {
     /// The animation as its chunks describe it.
-    public let info: AnimationInfo
+    public private(set) var info: AnimationInfo
 
     /// The whole file; `bitstreams` point into it.
-    private let file: UnsafeMutableRawBufferPointer
+    private var file: UnsafeMutableRawBufferPointer
     /// Per frame, its VP8/VP8L bitstream (with any ALPH chunk before it).
-    private let bitstreams: [WebPData]
+    private var bitstreams: [WebPData]
     /// Per frame, whether libwebp's `WebPAnimDecoder` treats it as a key frame (`IsKeyFrame`):
     /// it then starts from a transparent canvas and its pixels are copied, not blended.
-    private let copiedFrames: [Bool]
+    private var copiedFrames: [Bool]
     /// Frames that are blended are decoded here first.
     private let scratch = FrameScratch()
+    private let source: ByteSource
+    private let options: DecodeOptions
+    /// Growth (bytes) below which `refresh` waits for more; tests lower it.
+    var refreshStep = 64 << 10
     private var config = WebPDecoderConfig()
 
     /// Demuxes the WebP in `source` (libwebpdemux): frames, delays, loop count.
     public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
+        self.source = source
+        self.options = options
         // The canvas size sits in the first 30 bytes: refuse a pixel bomb before reading the file.
         if let (w, h) = Self.canvasSize(head: try source.bytes(at: 0, length: 64)) {
             try options.limits.check(width: w, height: h)
@@ -88,7 +98,9 @@ public final class WebPDecoder: AnimationDecoder {
             WebPDemuxReleaseIterator(&iter)
 
             var warnings: [String] = []
-            if state != WEBP_DEMUX_DONE {
+            if state != WEBP_DEMUX_DONE && source.isGrowing {
+                guard !frames.isEmpty else { throw AnimatedError.invalid("no complete frame yet") }
+            } else if state != WEBP_DEMUX_DONE {
                 guard !frames.isEmpty else { throw AnimatedError.invalid("file truncated before the first complete frame") }
                 warnings.append("file truncated (\(source.count) of \(Self.riffEnd(file)) bytes): showing \(frames.count) complete frame\(frames.count == 1 ? "" : "s")")
             }
@@ -100,6 +112,7 @@ public final class WebPDecoder: AnimationDecoder {
             copiedFrames = Self.libwebpKeyframes(frames, width: width, height: height)
             info = AnimationInfo(format: .webp, width: width, height: height, frames: frames,
                                  plays: plays, warnings: warnings, timing: options.timing)
+            info.provisional = source.isGrowing
         } catch {
             file.deallocate()       // deinit does not run for a partly initialised object
             throw error
@@ -108,6 +121,29 @@ public final class WebPDecoder: AnimationDecoder {
 
     deinit {
         file.deallocate()
+    }
+
+    /// Indexes the file again once it has grown by an eighth (or ended). Frames already
+    /// indexed keep their place; the bitstreams move to the new copy of the file.
+    public func refresh() throws(AnimatedError) -> Bool {
+        guard info.provisional else { return false }
+        source.refresh()
+        if source.isGrowing && source.count - file.count < max(refreshStep, file.count / 8) {
+            return false        // not enough new bytes to be worth a new copy yet
+        }
+        let next = try WebPDecoder(source: source, options: options)
+        guard next.info.frameCount >= info.frameCount else {
+            // Never fewer frames than were shown: end with those.
+            info.provisional = next.info.provisional
+            info.warnings += next.info.warnings
+            return true
+        }
+        swap(&file, &next.file)
+        swap(&bitstreams, &next.bitstreams)
+        swap(&copiedFrames, &next.copiedFrames)
+        let changed = next.info.frameCount != info.frameCount || !source.isGrowing
+        info = next.info
+        return changed
     }
 
     /// Decodes frame `index` and draws it onto `canvas` as browsers do (no disposal: see `Compositor`).

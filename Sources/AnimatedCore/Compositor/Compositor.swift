@@ -6,7 +6,7 @@ public final class Compositor {
     /// The decoder whose frames are composited.
     public let decoder: any AnimationDecoder
     /// The decoder's animation.
-    public let info: AnimationInfo
+    public private(set) var info: AnimationInfo
     /// Holds the composited image of `currentIndex` (before that frame's disposal).
     public let canvas: Canvas
     /// The frame whose composited image is in `canvas`; -1 before the first.
@@ -23,6 +23,12 @@ public final class Compositor {
         self.info = decoder.info
         guard info.frameCount > 0 else { throw .invalid("no frames") }
         canvas = Canvas(width: info.width, height: info.height)
+    }
+
+    /// Takes in frames the decoder indexed since (a growing source); frames already composited
+    /// are unchanged, since frames are only ever appended.
+    public func refreshInfo() {
+        info = decoder.info
     }
 
     /// The composited canvas of frame `index`. Valid until the next call.

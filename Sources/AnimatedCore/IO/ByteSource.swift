@@ -5,17 +5,22 @@ import Darwin
 #endif
 
 /// Random-access bytes of one input: a file read with `pread` (so the process never has to hold
-/// the whole file) or a buffer in memory (tests, fuzzing).
+/// the whole file), a buffer in memory (tests, fuzzing), or a `SpoolBuffer` that may still be
+/// growing (stdin, pipes, downloads).
 ///
 /// Not thread-safe: one decoder, one thread at a time.
 public final class ByteSource {
     private enum Storage {
-        case file(Int32)
+        case file(Int32, base: Int)
         case memory(UnsafeMutableRawBufferPointer)
+        case spool(SpoolBuffer)
     }
     private let storage: Storage
-    /// Total size in bytes.
-    public let count: Int
+    /// Size in bytes. For a spool, the bytes that had arrived at the last `refresh()` (a decoder
+    /// sees a fixed prefix until it asks for more).
+    public private(set) var count: Int
+    /// More bytes may come (a spool not finished at the last `refresh()`).
+    public private(set) var isGrowing = false
     /// A name for messages (the path, or "<memory>").
     public let name: String
 
@@ -31,9 +36,17 @@ public final class ByteSource {
         }
         if (st.st_mode & S_IFMT) == S_IFDIR { close(fd); throw .unreadable("is a directory") }
         guard (st.st_mode & S_IFMT) == S_IFREG else { close(fd); throw .unreadable("not a regular file") }
-        storage = .file(fd)
+        storage = .file(fd, base: 0)
         count = Int(st.st_size)
         name = path
+    }
+
+    /// Reads `count` bytes at `offset` of an open regular file (which it takes over and closes):
+    /// a cache entry's body after its header.
+    public init(fd: Int32, offset: Int, count: Int, name: String) {
+        storage = .file(fd, base: offset)
+        self.count = count
+        self.name = name
     }
 
     /// Wraps a copy of `bytes`.
@@ -45,11 +58,39 @@ public final class ByteSource {
         self.name = name
     }
 
+    /// Reads a spool: what has arrived so far, and more after each `refresh()`.
+    public init(spool: SpoolBuffer) {
+        storage = .spool(spool)
+        let p = spool.progress
+        count = p.count
+        isGrowing = !p.finished
+        name = spool.name
+    }
+
     deinit {
         switch storage {
-        case .file(let fd): close(fd)
+        case .file(let fd, _): close(fd)
         case .memory(let buf): buf.deallocate()
+        case .spool: break
         }
+    }
+
+    /// The spool behind this source, if any.
+    public var spool: SpoolBuffer? {
+        if case .spool(let s) = storage { return s }
+        return nil
+    }
+
+    /// Takes in the bytes that arrived since the last call (spools only). True if `count` or
+    /// `isGrowing` changed.
+    @discardableResult
+    public func refresh() -> Bool {
+        guard case .spool(let s) = storage else { return false }
+        let p = s.progress
+        let changed = p.count != count || isGrowing == p.finished
+        count = p.count
+        isGrowing = !p.finished
+        return changed
     }
 
     /// Copies up to `buffer.count` bytes starting at `offset`; returns how many were copied
@@ -61,10 +102,12 @@ public final class ByteSource {
         case .memory(let mem):
             buffer.baseAddress!.copyMemory(from: mem.baseAddress! + offset, byteCount: n)
             return n
-        case .file(let fd):
+        case .spool(let spool):
+            return try spool.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<n]))
+        case .file(let fd, let base):
             var done = 0
             while done < n {
-                let r = pread(fd, buffer.baseAddress! + done, n - done, off_t(offset + done))
+                let r = pread(fd, buffer.baseAddress! + done, n - done, off_t(base + offset + done))
                 if r < 0 {
                     if errno == EINTR { continue }
                     throw .unreadable(String(cString: strerror(errno)))

@@ -18,6 +18,8 @@ public struct AnimatedError: Error, Sendable, Equatable, CustomStringConvertible
         case output
         /// The system refused a resource that has nothing to do with the image (a thread).
         case system
+        /// A download failed (HTTP status, DNS, connection, timeout, TLS, size cap).
+        case network
     }
 
     /// What kind of problem it is.
@@ -43,6 +45,8 @@ public struct AnimatedError: Error, Sendable, Equatable, CustomStringConvertible
     public static func output(_ message: String) -> AnimatedError { AnimatedError(.output, message) }
     /// The system refused a resource (a thread).
     public static func system(_ message: String) -> AnimatedError { AnimatedError(.system, message) }
+    /// A download failed.
+    public static func network(_ message: String) -> AnimatedError { AnimatedError(.network, message) }
 
     /// One line: the category, then the message (`invalid image: no frames`).
     public var description: String {
@@ -53,6 +57,7 @@ public struct AnimatedError: Error, Sendable, Equatable, CustomStringConvertible
         case .limitExceeded: return "too large: \(message)"
         case .output: return "cannot write: \(message)"
         case .system: return message
+        case .network: return "download failed: \(message)"
         }
     }
 
@@ -63,6 +68,7 @@ public struct AnimatedError: Error, Sendable, Equatable, CustomStringConvertible
         case .unsupportedFormat, .invalid: return 3
         case .limitExceeded: return 4
         case .system: return 1
+        case .network: return 5
         }
     }
 

@@ -93,6 +93,9 @@ public struct AnimationInfo: Sendable {
     public var warnings: [String]
     /// How stored delays become display delays.
     public var timing: TimingPolicy
+    /// The data is still arriving (a pipe, a download): more frames may follow, and the frame
+    /// count, duration and plays are what is known so far.
+    public var provisional = false
 
     /// An animation; marks the frames a replay can start from (`FrameInfo.keyframe`).
     public init(format: ImageFormat, width: Int, height: Int, frames: [FrameInfo], plays: Int,

@@ -50,6 +50,10 @@ final class FrameBuffer: Sendable {
         var framesScaled = 0
         var evictions = 0
         var producerPasses = 0
+        /// The source grew: the producer should let the decoder index the new bytes.
+        var sourceGrew = false
+        /// A newer description of the animation (more frames arrived) for the display to adopt.
+        var published: AnimationInfo?
 
         /// Distinct frames the budget holds (at least one: a budget smaller than a frame still
         /// plays, one frame at a time).
@@ -92,6 +96,8 @@ final class FrameBuffer: Sendable {
     /// What the producer does next.
     enum Job: Sendable {
         case produce(frame: Int, generation: Int, size: RenderSize)
+        /// Let the decoder index bytes that arrived (growing sources).
+        case refresh
         case quit
     }
 
@@ -193,6 +199,7 @@ final class FrameBuffer: Sendable {
     func nextJob(_ cursor: inout Cursor, cost: (Int) -> Int) -> Job {
         monitor.wait { s -> MonitorStep<Job> in
             if s.quit { return .done(.quit) }
+            if s.sourceGrew { s.sourceGrew = false; return .done(.refresh) }
             s.producerPasses += 1
             // Positions before the cursor were buffered and, being in the window, stay so
             // unless the playhead went back or the buffer was cleared (epoch).
@@ -251,6 +258,25 @@ final class FrameBuffer: Sendable {
     }
 
     var problems: [Int: String] { monitor.withLock { $0.problems } }
+
+    /// The source has more bytes (any thread): wakes the producer to index them.
+    func noteSourceGrowth() {
+        monitor.withLock { $0.sourceGrew = true; $0.idle = false }
+        monitor.broadcast()
+    }
+
+    /// Hands the display a newer description of the animation (producer).
+    func publish(_ info: AnimationInfo) {
+        monitor.withLock { $0.published = info }
+    }
+
+    /// The description published since the last call, if any (display).
+    func takePublished() -> AnimationInfo? {
+        monitor.withLock { s in
+            defer { s.published = nil }
+            return s.published
+        }
+    }
 
     func fail(_ error: AnimatedError) {
         monitor.withLock { $0.failure = error }

@@ -16,13 +16,26 @@ struct FrameProducer {
         }
         var cursor = FrameBuffer.Cursor()
         var reported = 0
-        while case .produce(let target, let generation, let size) = buffer.nextJob(&cursor, cost: { f in
-            Self.start(toward: f, from: compositor).distance(to: f) + 1
-        }) {
-            produce(target, generation: generation, size: size, with: compositor)
-            if compositor.problems.count != reported {
-                reported = compositor.problems.count
-                buffer.noteProblems(compositor.problems)
+        while true {
+            switch buffer.nextJob(&cursor, cost: { f in Self.start(toward: f, from: compositor).distance(to: f) + 1 }) {
+            case .produce(let target, let generation, let size):
+                produce(target, generation: generation, size: size, with: compositor)
+                if compositor.problems.count != reported {
+                    reported = compositor.problems.count
+                    buffer.noteProblems(compositor.problems)
+                }
+            case .refresh:
+                do {
+                    if try compositor.decoder.refresh() {
+                        compositor.refreshInfo()
+                        buffer.publish(compositor.info)
+                    }
+                } catch {
+                    buffer.fail(error)
+                    return
+                }
+            case .quit:
+                return
             }
         }
     }

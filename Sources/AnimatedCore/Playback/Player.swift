@@ -14,9 +14,15 @@
 ///
 /// After calling a control (`togglePause`, `step`, `seek`, `setSpeed`, ...) call `update()`
 /// again: the next deadline may have moved.
+///
+/// Growing sources (`info.provisional`: a pipe, a download): frames join as the decoder indexes
+/// them. Until the data ends the first play runs in normal order and, at the last frame that has
+/// arrived, waits for the next one with the clock held (no early loop, no burst afterwards);
+/// the requested mode and plays apply once the animation is complete. Wire the source's growth
+/// to `sourceGrowthHandler`.
 public final class Player {
     /// The animation being played.
-    public let info: AnimationInfo
+    public private(set) var info: AnimationInfo
     private let buffer: FrameBuffer
     private var producer: ProducerThread?
     private let time: any TimeSource
@@ -32,6 +38,7 @@ public final class Player {
     private var suspended = false     // the process is stopped (Ctrl-Z): the clock is held
     private var waiting = true        // clock held until the frame at `position` is buffered
     private var finished = false
+    private var growthWait = false    // at the end of the frames so far, clock held, data coming
     private var shownFrame: Int?
     private var shownGeneration = -1
     private var sentPlayhead: Int
@@ -43,6 +50,8 @@ public final class Player {
 
     /// How soon to poll while the buffer has not delivered the frame to show.
     public static let pollNanoseconds: UInt64 = 2_000_000
+    /// How soon to poll while waiting at the last frame downloaded so far.
+    public static let growthPollNanoseconds: UInt64 = 10_000_000
 
     /// Plays `decoder`, which moves to the producer thread (do not use it afterwards).
     public convenience init(decoder: sending any AnimationDecoder, options: PlayerOptions,
@@ -70,8 +79,7 @@ public final class Player {
         var options = options
         options.speed = Self.clampSpeed(options.speed)
         self.options = options
-        let order = PlaybackOrder(frameCount: info.frameCount, mode: options.mode,
-                                  plays: options.plays ?? info.plays)
+        let order = Self.order(for: info, options: options)
         schedule = PlaybackSchedule(info: info, order: order)
         let size = RenderSize(width: max(1, renderSize.width), height: max(1, renderSize.height))
         self.renderSize = size
@@ -84,7 +92,45 @@ public final class Player {
         buffer = FrameBuffer(order: order, playhead: position, size: size,
                              budget: options.bufferBytes ?? MemoryBudget.systemDefault())
         let producer = FrameProducer(buffer: buffer, scaler: scaler)
+        // Bytes may have arrived between indexing and now: look once at the start.
+        if info.provisional { buffer.noteSourceGrowth() }
         self.producer = try ProducerThread { producer.run(open: opener) }
+    }
+
+    /// The order to play in: while the data is still arriving, one play forward.
+    private static func order(for info: AnimationInfo, options: PlayerOptions) -> PlaybackOrder {
+        info.provisional
+            ? PlaybackOrder(frameCount: info.frameCount, mode: .normal, plays: 1)
+            : PlaybackOrder(frameCount: info.frameCount, mode: options.mode, plays: options.plays ?? info.plays)
+    }
+
+    /// Call when the source has more bytes (from any thread): the producer indexes them.
+    public var sourceGrowthHandler: @Sendable () -> Void {
+        { [buffer] in buffer.noteSourceGrowth() }
+    }
+
+    /// Takes in a longer (or final) description of a growing animation. The frame on screen,
+    /// the place in its time and the plays so far are kept.
+    private func adopt(_ next: AnimationInfo, _ now: UInt64) {
+        let frame = schedule.order.frame(at: position)
+        let elapsed = max(0, (clock.isHeld ? clock.anchorNominal : clock.nominal(at: now)) - schedule.start(of: position))
+        info = next
+        let order = Self.order(for: next, options: options)
+        schedule = PlaybackSchedule(info: next, order: order)
+        if order.mode != .normal {
+            // The first play went forward: continue the chosen order from the frame shown.
+            position = order.cyclePosition(of: frame)
+            let x = schedule.start(of: position) + min(elapsed, max(0, schedule.duration(of: position) - 1))
+            if clock.isHeld { clock.hold(nominal: x, at: now) } else { clock.set(nominal: x, at: now) }
+        }
+        buffer.setOrder(order, playhead: position)
+        sentPlayhead = position
+        planned = nil
+        if growthWait {
+            // Held at the end of the last frame, which is where the next one starts.
+            growthWait = false
+            if !paused && !waiting { clock.release(at: now) }
+        }
     }
 
     deinit { stop() }
@@ -98,7 +144,8 @@ public final class Player {
     /// Advances the schedule to now and says what to draw and when to call again. Never blocks.
     public func update() -> PlayerUpdate {
         let now = time.now()
-        if !paused && !suspended && !finished && !waiting { advance(now) }
+        if let next = buffer.takePublished() { adopt(next, now) }
+        if !paused && !suspended && !finished && !waiting && !growthWait { advance(now) }
         let wanted = schedule.order.frame(at: position)
         let needsDraw = shownFrame != wanted || shownGeneration != generation
         var drawn: ScaledFrame?
@@ -129,17 +176,24 @@ public final class Player {
                 clock.hold(nominal: currentNominal(now), at: now)
             }
         }
-        if !finished && !paused && !waiting && !missing, let end = schedule.end,
+        if !finished && !paused && !waiting && !growthWait && !missing, let end = schedule.end,
            position == schedule.order.lastPosition, clock.nominal(at: now) >= end {
-            finished = true
+            if info.provisional {
+                // The next frame has not arrived: hold the clock where it will start.
+                growthWait = true
+                clock.hold(nominal: end, at: now)
+            } else {
+                finished = true
+            }
         }
         var deadline: UInt64?
         planned = nil
-        if !paused && !suspended && !finished && !waiting {
+        if !paused && !suspended && !finished && !waiting && !growthWait {
             deadline = scheduledDeadline(now)
             planned = deadline
         }
         if missing { deadline = min(deadline ?? .max, now + Self.pollNanoseconds) }
+        if growthWait { deadline = now + Self.growthPollNanoseconds }
         return PlayerUpdate(frame: drawn, nextDeadline: deadline, finished: finished, waiting: missing)
     }
 
@@ -192,10 +246,10 @@ public final class Player {
         let now = time.now()
         if paused {
             paused = false
-            if !waiting && !suspended { clock.release(at: now) }
+            if !waiting && !growthWait && !suspended { clock.release(at: now) }
         } else {
             paused = true
-            if !waiting { clock.hold(nominal: currentNominal(now), at: now) }
+            if !waiting && !growthWait { clock.hold(nominal: currentNominal(now), at: now) }
         }
         meter.reset()
         planned = nil
@@ -207,7 +261,7 @@ public final class Player {
         guard !suspended else { return }
         let now = time.now()
         suspended = true
-        if !paused && !waiting { clock.hold(nominal: currentNominal(now), at: now) }
+        if !paused && !waiting && !growthWait { clock.hold(nominal: currentNominal(now), at: now) }
         meter.reset()
         planned = nil
     }
@@ -216,7 +270,7 @@ public final class Player {
     public func resume() {
         guard suspended else { return }
         suspended = false
-        if !paused && !waiting { clock.release(at: time.now()) }
+        if !paused && !waiting && !growthWait { clock.release(at: time.now()) }
         planned = nil
     }
 
@@ -244,6 +298,11 @@ public final class Player {
     /// Reverses the direction: normal ↔ reverse; a bounce turns round mid-trip. The frame on
     /// screen and its remaining time are kept; the play count is kept.
     public func toggleReverse() {
+        if info.provisional {
+            // Applies once the animation is complete (the first play runs forward).
+            options.mode = options.mode == .normal ? .reverse : options.mode == .reverse ? .normal : .bounce
+            return
+        }
         let now = time.now()
         let old = schedule
         let order = old.order

@@ -35,6 +35,9 @@ final class PlaybackLoop {
     private var layout: RenderLayout
     /// Set when `stopProcess` continues: the SIGCONT that follows needs no second repaint.
     private var resumedFromStop = false
+    /// The stream still arriving (a download, a pipe): its progress joins the status line.
+    var download: SpoolBuffer?
+    private var lastStatusDraw: UInt64 = 0
 
     /// `renderSize`: what the player was created with (re-fitted if ncurses sees another size).
     init(player: Player, renderSize: RenderSize, view: PlaybackView, screen: NcursesScreen,
@@ -73,6 +76,7 @@ final class PlaybackLoop {
                 redraw()
             }
             if update.finished && !player.status.paused { return .finished }
+            refreshDownloadStatus()
             // 3. Sleep until the deadline, a key or a signal.
             wait(until: update.nextDeadline)
             for action in KeyMap.actions(for: screen.readKeys()) {
@@ -150,17 +154,32 @@ final class PlaybackLoop {
         }
     }
 
+    /// While a stream arrives, the status line's download figures move even between frames.
+    private func refreshDownloadStatus() {
+        guard showStatus, let download, hasFrame else { return }
+        let now = MonotonicClock.nanoseconds()
+        guard now - lastStatusDraw >= 250_000_000 else { return }
+        let p = download.progress
+        if p.finished && p.finishedAt.map({ $0 < lastStatusDraw }) == true { return }
+        redraw()
+    }
+
     private func statusLine() -> String {
-        Self.statusLine(player.status, scale: requestedScale.map { (shown: layout.factor, asked: $0) }, notes: notes)
+        lastStatusDraw = MonotonicClock.nanoseconds()
+        return Self.statusLine(player.status, provisional: player.info.provisional,
+                               download: download.map { Self.downloadText($0.progress, now: lastStatusDraw) },
+                               scale: requestedScale.map { (shown: layout.factor, asked: $0) }, notes: notes)
     }
 
     /// The status line: the state first (a narrow terminal cuts the end, never "paused"), then
-    /// the place, then the figures. `scale`: the user's --scale and the whole factor shown,
-    /// mentioned when they differ. `notes`: facts that do not change while playing, last.
-    static func statusLine(_ s: PlayerStatus, scale: (shown: Int?, asked: Int)? = nil, notes: [String] = []) -> String {
+    /// the place (and a download's progress), then the figures. `scale`: the user's --scale and
+    /// the whole factor shown, mentioned when they differ. `notes`: facts that do not change
+    /// while playing, last.
+    static func statusLine(_ s: PlayerStatus, provisional: Bool = false, download: String? = nil,
+                           scale: (shown: Int?, asked: Int)? = nil, notes: [String] = []) -> String {
         var parts = [
             s.paused ? "paused" : s.finished ? "ended" : "playing",
-            "frame \(s.frameIndex + 1)/\(s.frameCount)",
+            "frame \(s.frameIndex + 1)/\(s.frameCount)\(provisional ? "+" : "")",
             s.plays == 0 ? "play \(s.play)" : "play \(s.play)/\(s.plays)",
         ]
         if s.mode != .normal { parts[0] += " " + s.mode.rawValue }
@@ -175,7 +194,24 @@ final class PlaybackLoop {
             "buffer \(Self.fixed(Double(s.bufferBytes) / 1_048_576, 1)) MB",
         ]
         parts += notes
+        // Right after the frame counter: on a narrow terminal the line is cut at the right.
+        if let download { parts.insert(download, at: 2) }
         return " " + parts.joined(separator: "  ")
+    }
+
+    /// "↓ 1.2/2.3 MB 52% 250 KB/s" while arriving, "↓ 2.3 MB done" after.
+    static func downloadText(_ p: SpoolBuffer.Progress, now: UInt64) -> String {
+        let mb = { (n: Int) in fixed(Double(n) / 1_048_576, 1) }
+        if p.finished { return "↓ \(mb(p.count)) MB \(p.failure == nil ? "done" : "ended early")" }
+        var t = "↓ \(mb(p.count))"
+        if let total = p.expected, total > 0 {
+            t += "/\(mb(total)) MB \(min(100, p.count * 100 / total))%"
+        } else {
+            t += " MB"
+        }
+        let seconds = Double(now - p.startedAt) / 1e9
+        if seconds > 0.2 { t += " \(Int(Double(p.count) / 1024 / seconds)) KB/s" }
+        return t
     }
 
     /// `v` with `digits` decimals, without Foundation.

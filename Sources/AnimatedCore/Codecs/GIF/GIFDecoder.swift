@@ -11,16 +11,23 @@ import CGIF
 /// Policy (the corpus README): every image descriptor is a frame; the canvas is the logical
 /// screen, starts transparent and ignores the background colour; frames are clipped to it;
 /// transparent-index pixels and pixels the data does not supply leave the canvas unchanged.
+///
+/// On a growing source (`ByteSource.isGrowing`: a pipe, a download) the index covers the frames
+/// whose data is complete so far and `refresh()` extends it as bytes arrive; `info` is then
+/// `provisional` until the data ends.
 public final class GIFDecoder: AnimationDecoder {
     /// The animation as its blocks describe it.
-    public let info: AnimationInfo
+    public private(set) var info: AnimationInfo
     let source: ByteSource
     private let input: GIFInput
-    let entries: [GIFFrameEntry]
+    private(set) var entries: [GIFFrameEntry]
     private var handle: GIFHandle?
     private let palette: GIFPalette
-    private let row: UnsafeMutablePointer<UInt8>
+    private var row: UnsafeMutablePointer<UInt8>
+    private var rowCapacity: Int
     private let maxPixels: Int
+    /// While the source grows: the index so far and the handle (on its own input) that extends it.
+    private var growing: (index: GIFIndex, handle: GIFHandle, options: DecodeOptions)?
     private let lzwCheck = GIFLZWCheck()
     /// giflib handles opened (the index pass included): tests check that playback reuses one.
     private(set) var handlesOpened = 0
@@ -40,20 +47,51 @@ public final class GIFDecoder: AnimationDecoder {
         try options.limits.check(width: width, height: height)
 
         input = GIFInput(source: source)
-        let indexHandle = try GIFHandle(input: input)
+        let grows = source.isGrowing
+        // A growing source is indexed on a handle of its own, kept for `refresh`.
+        let indexHandle = try GIFHandle(input: grows ? GIFInput(source: source) : input)
         handlesOpened = 1
-        let index = try GIFIndex(handle: indexHandle, maxFrames: options.limits.maxFrames)
+        var index = GIFIndex()
+        try index.scan(handle: indexHandle, maxFrames: options.limits.maxFrames, final: !grows)
         guard !index.frames.isEmpty else {
+            if grows { throw .invalid("no complete frame yet") }
             throw .invalid(index.warnings.isEmpty ? "no frames" : "no frames (\(index.warnings[0]))")
         }
         entries = index.entries
         maxPixels = options.limits.maxPixels
         // Allocated only once nothing can throw: deinit does not run for a failed init.
         palette = GIFPalette()
-        row = .allocate(capacity: max(index.maxImageWidth, 1))
+        rowCapacity = max(index.maxImageWidth, 1)
+        row = .allocate(capacity: rowCapacity)
         info = AnimationInfo(format: .gif, width: width, height: height, frames: index.frames,
                              plays: index.plays, warnings: index.warnings, timing: options.timing)
-        handle = indexHandle      // reused by the first blend
+        info.provisional = grows
+        if grows {
+            growing = (index, indexHandle, options)
+        } else {
+            handle = indexHandle      // reused by the first blend
+        }
+    }
+
+    /// Indexes the frames whose bytes arrived since the last call. True if `info` changed.
+    public func refresh() throws(AnimatedError) -> Bool {
+        guard var g = growing, source.refresh() else { return false }
+        let final = !source.isGrowing
+        growing = nil
+        try g.index.scan(handle: g.handle, maxFrames: g.options.limits.maxFrames, final: final)
+        if !final { growing = g }
+        if g.index.maxImageWidth > rowCapacity {
+            row.deallocate()
+            rowCapacity = g.index.maxImageWidth
+            row = .allocate(capacity: rowCapacity)
+        }
+        let changed = g.index.frames.count != entries.count || final || g.index.warnings.count != info.warnings.count
+        entries = g.index.entries
+        var next = AnimationInfo(format: .gif, width: info.width, height: info.height, frames: g.index.frames,
+                                 plays: g.index.plays, warnings: g.index.warnings, timing: g.options.timing)
+        next.provisional = !final
+        info = next
+        return changed
     }
 
     deinit {

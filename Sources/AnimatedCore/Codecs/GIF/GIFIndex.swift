@@ -30,19 +30,48 @@ struct GIFIndex {
         var transparent: Int16 = -1
     }
 
+    /// Offset of the next record to read (the first after the header until `scan` ran).
+    private(set) var resumeOffset = -1
+    /// The trailer or damage was reached: nothing more to index.
+    private(set) var done = false
+    /// The Graphic Control Extension waiting for its image (kept between scans).
+    private var control: Control?
+
     /// Reads records from just after the header to the trailer (or the first damage).
     init(handle: GIFHandle, maxFrames: Int) throws(AnimatedError) {
+        try scan(handle: handle, maxFrames: maxFrames, final: true)
+    }
+
+    /// An index that `scan` extends as the data grows.
+    init() {}
+
+    /// Indexes the records from `resumeOffset` on. With `final` false the data may still grow:
+    /// a record that runs past the end is not an error but the place to resume from once more
+    /// bytes are in (nothing of it is kept). With `final` true the end of the data is the end
+    /// of the file, and damage or truncation is reported in `warnings`.
+    mutating func scan(handle: GIFHandle, maxFrames: Int, final: Bool) throws(AnimatedError) {
+        guard !done else { return }
         let input = handle.input
         let gif = handle.gif
         let end = input.source.count
-        var control: Control?
-        var ended = false
+        if resumeOffset < 0 { resumeOffset = input.position }     // just after the header
+        input.position = resumeOffset
+        input.clampsSubBlocks = false
 
-        records: while !ended {
+        records: while !done {
             let recordStart = input.position
+            let before = (control, plays)
+            // Not there yet: forget the partial record and resume from its start later.
+            func waitForMore() -> Bool {
+                guard !final && input.pastEnd else { return false }
+                (control, plays) = before
+                resumeOffset = recordStart
+                return true
+            }
             input.pastEnd = false
             guard let type = handle.recordType(), !input.pastEnd else {
                 if let e = input.ioError { throw e }
+                if waitForMore() { return }
                 if recordStart >= end {
                     warnings.append("no trailer: file ends after \(after)")
                 } else {
@@ -53,11 +82,15 @@ struct GIFIndex {
             }
             switch type {
             case TERMINATE_RECORD_TYPE:
-                ended = true
+                done = true
 
             case EXTENSION_RECORD_TYPE:
-                guard readExtension(handle, into: &control), !input.pastEnd else {
+                var c = control
+                let read = readExtension(handle, into: &c)
+                control = c
+                guard read, !input.pastEnd else {
                     if let e = input.ioError { throw e }
+                    if waitForMore() { return }
                     warnings.append("truncated in an extension block after \(after)")
                     break records
                 }
@@ -76,6 +109,8 @@ struct GIFIndex {
                 let tableBytes = image.ColorMap.map { Int($0.pointee.ColorCount) * 3 } ?? 0
                 // ',' + 9 descriptor bytes + local colour table must all be in the file.
                 guard recordStart + 10 + tableBytes <= end else {
+                    input.pastEnd = true
+                    if waitForMore() { return }
                     warnings.append("truncated in the image descriptor after \(after); that image is dropped")
                     break records
                 }
@@ -84,6 +119,7 @@ struct GIFIndex {
                     complete = handle.skipSubBlocks() && !input.pastEnd
                     if let e = input.ioError { throw e }
                 }
+                if !complete && waitForMore() { return }
                 let c = control ?? Control()
                 control = nil
                 let rect = FrameRect(x: Int(image.Left), y: Int(image.Top),
@@ -105,7 +141,9 @@ struct GIFIndex {
                 warnings.append("unexpected record at offset \(recordStart) after \(after); rest ignored")
                 break records
             }
+            resumeOffset = input.position
         }
+        done = true
     }
 
     /// "frame N" for messages about where damage starts.

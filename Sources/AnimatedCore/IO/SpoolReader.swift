@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Copies a pipe, FIFO or any other stream into a `SpoolBuffer` on a thread of its own, so that
+/// decoders can start on what has arrived while the rest is still coming.
+public enum SpoolReader {
+    /// Opens `path` when it is not a regular file that `ByteSource(path:)` can read directly: a
+    /// FIFO (process substitution, `mkfifo`), a character device, or a socket. Returns nil for
+    /// regular files and directories. `-` means standard input.
+    ///
+    /// A FIFO is opened without blocking (opening one that has no writer would wait forever);
+    /// the reader then waits at most `firstDataTimeoutMs` for a writer's first byte or EOF.
+    public static func openStream(path: String, firstDataTimeoutMs: Int32 = 5_000) throws(AnimatedError) -> SpoolBuffer? {
+        if path == "-" {
+            let fd = dup(0)
+            guard fd >= 0 else { throw .unreadable("standard input: \(String(cString: strerror(errno)))") }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            let spool = SpoolBuffer(name: "-")
+            try start(fd: fd, into: spool, firstDataTimeoutMs: -1)
+            return spool
+        }
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }     // ByteSource reports the error
+        let type = st.st_mode & S_IFMT
+        guard type == S_IFIFO || type == S_IFCHR || type == S_IFSOCK else { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        let spool = SpoolBuffer(name: path)
+        try start(fd: fd, into: spool, firstDataTimeoutMs: type == S_IFIFO ? firstDataTimeoutMs : -1)
+        return spool
+    }
+
+    /// Starts a detached thread that reads `fd` (which it then owns and closes) into `spool`
+    /// until end of file, then finishes the spool. `firstDataTimeoutMs` ≥ 0 bounds the wait for
+    /// the first byte (a FIFO nobody writes to); -1 waits as long as it takes.
+    public static func start(fd: Int32, into spool: SpoolBuffer, firstDataTimeoutMs: Int32) throws(AnimatedError) {
+        let job = Job(fd: fd, spool: spool, timeout: firstDataTimeoutMs)
+        do {
+            try DetachedThread.start("input") { job.run() }
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    /// The reading thread's work. Owned by that thread alone.
+    private final class Job {
+        let fd: Int32
+        let spool: SpoolBuffer
+        let timeout: Int32
+        init(fd: Int32, spool: SpoolBuffer, timeout: Int32) { self.fd = fd; self.spool = spool; self.timeout = timeout }
+
+        func run() {
+            defer { close(fd) }
+            let size = 64 << 10
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+            defer { buffer.deallocate() }
+            var seenData = false
+            while true {
+                // poll first: a non-blocking FIFO reads as EOF until a writer connects.
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let wait = seenData ? -1 : timeout
+                let ready = poll(&p, 1, wait)
+                if ready < 0 {
+                    if errno == EINTR { continue }
+                    spool.finish(failure: "read error: \(String(cString: strerror(errno)))"); return
+                }
+                if ready == 0 {
+                    spool.finish(failure: "nothing arrived within \(timeout / 1000) s (no writer?)"); return
+                }
+                let n = read(fd, buffer.baseAddress!, size)
+                if n < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    spool.finish(failure: "read error: \(String(cString: strerror(errno)))"); return
+                }
+                if n == 0 { spool.finish(); return }
+                seenData = true
+                do { try spool.append(UnsafeRawBufferPointer(rebasing: buffer[..<n])) } catch { return }
+            }
+        }
+    }
+}

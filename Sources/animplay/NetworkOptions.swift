@@ -1,0 +1,38 @@
+import AnimatedCore
+import ArgumentParser
+
+/// Options for http(s) URLs: limits, timeouts and the cache.
+struct NetworkOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("URLs: refuse or stop downloads larger than this.", valueName: "MB"))
+    var maxDownloadMb: Int = 256
+
+    @Option(help: ArgumentHelp("URLs: seconds to connect (DNS, TCP, TLS).", valueName: "S"))
+    var connectTimeout: Int = 15
+
+    @Option(help: ArgumentHelp("URLs: give up when nothing arrives for this many seconds.", valueName: "S"))
+    var stallTimeout: Int = 30
+
+    @Flag(help: "URLs: neither read nor write the cache.")
+    var noCache = false
+
+    @Flag(help: "URLs: download again even if the cache has a copy (and store the new one).")
+    var refresh = false
+
+    @Option(help: ArgumentHelp("URLs: cache size cap; least recently used entries go first.", valueName: "MB"))
+    var cacheMaxMb: Int = 512
+
+    func validate() throws {
+        guard cacheMaxMb >= 1 else { throw ValidationError("--cache-max-mb must be 1 or more") }
+        guard maxDownloadMb >= 1 else { throw ValidationError("--max-download-mb must be 1 or more") }
+        guard connectTimeout >= 1 else { throw ValidationError("--connect-timeout must be 1 or more seconds") }
+        guard stallTimeout >= 1 else { throw ValidationError("--stall-timeout must be 1 or more seconds") }
+    }
+
+    var downloadOptions: DownloadOptions {
+        var o = DownloadOptions()
+        o.maxBytes = maxDownloadMb << 20
+        o.connectTimeoutSeconds = connectTimeout
+        o.stallTimeoutSeconds = stallTimeout
+        return o
+    }
+}

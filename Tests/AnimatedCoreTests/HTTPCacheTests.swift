@@ -1,0 +1,107 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import AnimatedCore
+
+/// The download cache on a temporary directory: store from a spool, verified reads, damage,
+/// revalidation, eviction by least recent use, the memory layer.
+@Suite(.serialized) struct HTTPCacheTests {
+    func tempDir() -> String {
+        var t = Array("/tmp/animplay-cache-test-XXXXXX".utf8CString)
+        return t.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }
+
+    func response(_ url: String, etag: String? = "\"v1\"", cc: String? = nil) -> HTTPResponse {
+        HTTPResponse(status: 200, reason: "OK", url: url, etag: etag, lastModified: "Mon, 23 Nov 2026 10:00:00 GMT",
+                     cacheControl: cc, contentType: "image/gif", contentLength: nil, contentEncoding: nil)
+    }
+
+    func spool(_ bytes: [UInt8]) throws -> SpoolBuffer {
+        let s = SpoolBuffer(name: "t")
+        try s.append(bytes)
+        s.finish()
+        return s
+    }
+
+    @Test func storesAndReadsBackWithMetadata() throws {
+        let cache = HTTPCache(directory: tempDir())
+        let body = SpoolBufferTests.pattern(100_000, seed: 1)
+        let url = "http://127.0.0.1:1/a-\(getpid()).gif"
+        cache.store(url: url, response: response(url, cc: "max-age=60"), spool: try spool(body))
+        let hit = try #require(cache.lookup(url))
+        #expect(try hit.source.allBytes() == body)
+        #expect(hit.metadata.etag == "\"v1\"" && hit.metadata.maxAge == 60 && hit.metadata.size == body.count)
+        #expect(hit.metadata.isFresh(now: hit.metadata.storedAt + 59) && !hit.metadata.isFresh(now: hit.metadata.storedAt + 60))
+        #expect(cache.lookup(url + "?other") == nil)
+        #expect(cache.usage().entries == 1)
+    }
+
+    @Test func noStoreIsNotKeptAndNoCacheIsNeverFresh() throws {
+        let cache = HTTPCache(directory: tempDir())
+        let url = "http://127.0.0.1:1/n-\(getpid()).gif"
+        cache.store(url: url, response: response(url, cc: "no-store"), spool: try spool([1, 2, 3]))
+        #expect(cache.lookup(url) == nil)
+        cache.store(url: url, response: response(url, cc: "no-cache, max-age=100"), spool: try spool([1, 2, 3]))
+        let hit = try #require(cache.lookup(url))
+        #expect(!hit.metadata.isFresh(now: hit.metadata.storedAt))
+    }
+
+    @Test func damagedBodyIsDetectedAndRemoved() throws {
+        let dir = tempDir()
+        let cache = HTTPCache(directory: dir)
+        let body = SpoolBufferTests.pattern(50_000, seed: 2)
+        let url = "http://127.0.0.1:1/d-\(getpid()).gif"
+        cache.store(url: url, response: response(url), spool: try spool(body))
+        HTTPCache.forget(url)           // the read must go to disk
+        let path = cache.path(for: url)
+        let fd = open(path, O_RDWR)
+        var st = stat(); fstat(fd, &st)
+        var b: UInt8 = 0
+        pread(fd, &b, 1, st.st_size - 5); b ^= 0xFF; pwrite(fd, &b, 1, st.st_size - 5)
+        close(fd)
+        #expect(cache.lookup(url) == nil)
+        #expect(access(path, F_OK) != 0)
+    }
+
+    @Test func revalidationKeepsTheBytesWithNewHeaders() throws {
+        let cache = HTTPCache(directory: tempDir())
+        let url = "http://127.0.0.1:1/r-\(getpid()).gif"
+        cache.store(url: url, response: response(url), spool: try spool([9, 8, 7, 6]))
+        let hit = try #require(cache.lookup(url))
+        var notModified = response(url, etag: "\"v2\"", cc: "max-age=30")
+        notModified.status = 304
+        cache.revalidated(hit, response: notModified)
+        let again = try #require(cache.lookup(url))
+        #expect(try again.source.allBytes() == [9, 8, 7, 6])
+        #expect(again.metadata.etag == "\"v2\"" && again.metadata.maxAge == 30)
+    }
+
+    @Test func leastRecentlyUsedGoesFirstPastTheCap() throws {
+        let cache = HTTPCache(directory: tempDir(), maxBytes: 250_000)
+        let urls = (0..<3).map { "http://127.0.0.1:1/lru-\(getpid())-\($0).gif" }
+        cache.store(url: urls[0], response: response(urls[0]), spool: try spool(SpoolBufferTests.pattern(100_000)))
+        cache.store(url: urls[1], response: response(urls[1]), spool: try spool(SpoolBufferTests.pattern(100_000)))
+        // Entry times are file mtimes: make "used" strictly later for url 0.
+        var ts = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, cache.path(for: urls[1]), &ts, 0) == 0)
+        #expect(cache.lookup(urls[0]) != nil)
+        cache.store(url: urls[2], response: response(urls[2]), spool: try spool(SpoolBufferTests.pattern(100_000)))
+        #expect(cache.lookup(urls[1]) == nil)
+        #expect(cache.lookup(urls[0]) != nil && cache.lookup(urls[2]) != nil)
+        cache.clear()
+        #expect(cache.usage().entries == 0)
+    }
+
+    @Test func memoryLayerServesARepeatedLookup() throws {
+        let cache = HTTPCache(directory: tempDir())
+        let url = "http://127.0.0.1:1/m-\(getpid()).gif"
+        let body = SpoolBufferTests.pattern(5_000, seed: 4)
+        cache.store(url: url, response: response(url), spool: try spool(body))
+        _ = try #require(cache.lookup(url))
+        #expect(HTTPCache.recall(url, hash: cache.lookup(url)!.metadata.hash, size: body.count) == body)
+        // The disk copy is gone: the entry is gone too (the header decides), memory or not.
+        unlink(cache.path(for: url))
+        #expect(cache.lookup(url) == nil)
+    }
+}

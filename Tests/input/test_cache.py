@@ -1,0 +1,217 @@
+"""The download cache against real servers on 127.0.0.1: our own (httpserver.py) and nginx
+from Debian (real ETag / Last-Modified / gzip). Each test has its own XDG_CACHE_HOME."""
+import glob, os, shutil, signal, socket, subprocess, tempfile, time
+import pytest
+import ptyharness as h
+from gifwriter import write_gif
+from httpserver import Server
+
+RED, BLUE, GREEN = (250, 0, 0), (0, 0, 250), (0, 200, 0)
+
+
+@pytest.fixture(scope='module')
+def root():
+    d = tempfile.mkdtemp(prefix='animplay-cache-')
+    write_gif(os.path.join(d, 'two.gif'), 40, 20, [[RED] * 800, [BLUE] * 800], delay_cs=5, loops=1)
+    pal = [(k, 255 - k, k // 2) for k in range(200)]
+    for i, name in enumerate(('a.gif', 'b.gif', 'c.gif')):
+        frames = [[pal[(x + 3 * y + 7 * f + i) % 200] for y in range(120) for x in range(256)] for f in range(14)]
+        write_gif(os.path.join(d, name), 256, 120, frames, delay_cs=4, loops=0)
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture()
+def server(root):
+    s = Server(root)
+    yield s
+    s.close()
+
+
+@pytest.fixture()
+def env(tmp_path):
+    return dict(os.environ, XDG_CACHE_HOME=str(tmp_path / 'xdg'))
+
+
+def entries(env):
+    return glob.glob(os.path.join(env['XDG_CACHE_HOME'], 'animplay', 'entries', '*.entry'))
+
+
+def run(args, env, timeout=60):
+    return subprocess.run([h.binary()] + args, capture_output=True, timeout=timeout, env=env)
+
+
+def test_second_run_revalidates_without_a_body(server, env):
+    url = server.url('/f/two.gif')
+    assert run(['info', url], env).returncode == 0
+    assert len(entries(env)) == 1
+    r = run(['info', url], env)
+    assert r.returncode == 0 and b'frames    2' in r.stdout
+    second = server.requests[1]
+    assert second['headers'].get('If-None-Match', '').startswith('"')
+    assert second['status'] == 304 and second['sent'] == 0
+
+
+def test_fresh_entry_needs_no_request(server, env):
+    url = server.url('/f/two.gif?maxage=600')
+    assert run(['info', url], env).returncode == 0
+    r = run(['info', url], env)
+    assert r.returncode == 0 and b'frames    2' in r.stdout
+    assert len(server.requests) == 1
+
+
+def test_no_store_no_cache_and_refresh(server, env):
+    assert run(['info', server.url('/f/two.gif?nostore=1')], env).returncode == 0
+    assert entries(env) == []
+    assert run(['info', '--no-cache', server.url('/f/two.gif')], env).returncode == 0
+    assert entries(env) == []
+    url = server.url('/f/two.gif?maxage=600')
+    assert run(['info', url], env).returncode == 0
+    assert run(['info', '--refresh', url], env).returncode == 0
+    assert [r['status'] for r in server.requests[-2:]] == [200, 200]
+    assert 'If-None-Match' not in server.requests[-1]['headers']
+
+
+def test_cache_info_and_clear(server, env):
+    assert run(['info', server.url('/f/two.gif')], env).returncode == 0
+    r = run(['cache', 'info'], env)
+    assert r.returncode == 0 and b'entries    1' in r.stdout
+    r = run(['cache', 'clear'], env)
+    assert r.returncode == 0 and b'removed 1 entry' in r.stdout
+    assert entries(env) == []
+
+
+@pytest.mark.parametrize('damage', ['flip', 'truncate', 'garbage'])
+def test_damaged_entry_is_fetched_again(server, env, damage):
+    url = server.url('/f/two.gif?maxage=600')
+    assert run(['info', url], env).returncode == 0
+    [entry] = entries(env)
+    data = bytearray(open(entry, 'rb').read())
+    if damage == 'flip':
+        data[-10] ^= 0xFF
+    elif damage == 'truncate':
+        data = data[:-100]
+    else:
+        data = bytearray(b'not a cache entry\n\n' + bytes(50))
+    open(entry, 'wb').write(bytes(data))
+    r = run(['info', url], env)
+    assert r.returncode == 0 and b'frames    2' in r.stdout
+    assert len(server.requests) == 2 and server.requests[1]['status'] == 200
+    assert run(['info', url], env).returncode == 0
+    assert len(server.requests) == 2          # repaired: fresh again
+
+
+def test_unreachable_server_plays_the_cached_copy(root, env):
+    s = Server(root)
+    url = s.url('/f/two.gif')
+    assert run(['info', url], env).returncode == 0
+    s.close()
+    r = run(['info', url], env)
+    assert r.returncode == 0 and b'frames    2' in r.stdout
+    assert b'warning: server unreachable' in r.stderr and b'cached copy' in r.stderr
+
+
+def test_download_killed_half_way_then_run_again(server, env, root):
+    url = server.url('/f/a.gif?gate=1')
+    p = subprocess.Popen([h.binary(), 'info', url], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    size = os.path.getsize(os.path.join(root, 'a.gif'))
+    deadline = time.monotonic() + 30
+    while server.sending < size // 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert server.sending >= size // 2          # held at the gate, half sent
+    p.send_signal(signal.SIGKILL); p.wait()
+    assert entries(env) == []                   # nothing that could be read as complete
+    server.release()
+    r = run(['info', server.url('/f/a.gif')], env)
+    assert r.returncode == 0 and b'frames    14' in r.stdout
+    assert len(entries(env)) == 1
+    r = run(['info', server.url('/f/a.gif')], env)
+    assert r.returncode == 0 and server.requests[-1]['status'] == 304
+
+
+def test_concurrent_runs_share_the_cache(server, env):
+    url = server.url('/f/b.gif?rate=400000')
+    procs = [subprocess.Popen([h.binary(), 'info', url], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for _ in range(4)]
+    outs = [p.communicate(timeout=60) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [o[1] for o in outs]
+    assert all(b'frames    14' in o[0] for o in outs)
+    assert len(entries(env)) == 1
+    r = run(['info', url], env)
+    assert r.returncode == 0 and server.requests[-1]['status'] == 304
+
+
+def test_least_recently_used_entry_is_evicted(server, env, root):
+    cap = ['--cache-max-mb', '1']
+    sizes = {n: os.path.getsize(os.path.join(root, n)) for n in ('a.gif', 'b.gif', 'c.gif')}
+    assert 2 * max(sizes.values()) < (1 << 20) < sum(sizes.values())
+    for n in ('a.gif', 'b.gif'):
+        assert run(['info', server.url('/f/' + n)] + cap, env).returncode == 0
+    assert run(['info', server.url('/f/a.gif')] + cap, env).returncode == 0     # a is used again
+    assert run(['info', server.url('/f/c.gif')] + cap, env).returncode == 0
+    urls = set()
+    for e in entries(env):
+        head = open(e, 'rb').read(300).split(b'\n')
+        urls.add(head[1].split(b' ', 1)[1].decode())
+    assert urls == {server.url('/f/a.gif'), server.url('/f/c.gif')}
+
+
+# --- nginx from Debian: a real server's validators and compression --------------------------
+
+@pytest.fixture()
+def nginx(root, tmp_path):
+    exe = shutil.which('nginx') or '/usr/sbin/nginx'
+    if not os.path.exists(exe):
+        pytest.fail('nginx is not installed (scripts/install-deps installs it)')
+    prefix = tmp_path / 'nginx'
+    (prefix / 'logs').mkdir(parents=True)
+    for attempt in range(5):
+        s = socket.socket(); s.bind(('127.0.0.1', 0)); port = s.getsockname()[1]; s.close()
+        conf = prefix / 'nginx.conf'
+        conf.write_text(f"""
+daemon off; master_process off; worker_processes 1; pid {prefix}/nginx.pid;
+error_log {prefix}/logs/error.log;
+events {{ worker_connections 64; }}
+http {{
+  log_format t '$status $body_bytes_sent "$http_if_none_match" "$sent_http_content_encoding"';
+  access_log {prefix}/logs/access.log t;
+  client_body_temp_path {prefix}/tmp; proxy_temp_path {prefix}/tmp; fastcgi_temp_path {prefix}/tmp;
+  uwsgi_temp_path {prefix}/tmp; scgi_temp_path {prefix}/tmp;
+  types {{ image/gif gif; }}
+  gzip on; gzip_min_length 1; gzip_types image/gif;
+  server {{ listen 127.0.0.1:{port}; root {root}; }}
+}}
+""")
+        proc = subprocess.Popen([exe, '-p', str(prefix), '-c', str(conf)], stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 10
+        up = False
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                socket.create_connection(('127.0.0.1', port), timeout=0.2).close(); up = True; break
+            except OSError:
+                time.sleep(0.02)
+        if up:
+            break
+        proc.kill(); proc.wait()
+    else:
+        pytest.fail('nginx did not start: ' + (prefix / 'logs' / 'error.log').read_text())
+    log = prefix / 'logs' / 'access.log'
+    yield f'http://127.0.0.1:{port}', log
+    proc.terminate(); proc.wait(10)
+
+
+def test_nginx_gzip_etag_and_304(nginx, env):
+    base, log = nginx
+    url = base + '/a.gif'
+    r = run(['info', url], env)
+    assert r.returncode == 0 and b'frames    14' in r.stdout
+    r = run(['info', url], env)
+    assert r.returncode == 0 and b'frames    14' in r.stdout
+    lines = log.read_text().strip().splitlines()
+    first, second = lines[0].split(' '), lines[1].split(' ')
+    assert first[0] == '200' and first[3] == '"gzip"'           # compressed on the wire
+    assert second[0] == '304' and second[1] == '0' and second[2] != '"-"'
+    # nginx's validators were stored with the original (decompressed) bytes.
+    [entry] = entries(env)
+    head = open(entry, 'rb').read(400)
+    assert b'\netag "' in head and b'\nlast-modified ' in head

@@ -44,7 +44,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AnimatedCoreTests", dependencies: ["AnimatedCore", "CWebP"]),
-        .testTarget(name: "animplayTests", dependencies: ["animplay", "CNcurses"]),
+        // The CLI's pure logic (startup, key decoding, status line, help texts).
+        .testTarget(name: "animplayTests", dependencies: ["animplay", "AnimatedCore", "CNcurses"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,14 +12,15 @@ struct Animplay: ParsableCommand {
         files, or a folder).
 
         EXIT STATUS
-          0  success (warnings about damaged but playable files go to stderr or `info`)
+          0  success (warnings about damaged but usable files go to stderr; `info` lists them)
           1  runtime failure (terminal unavailable, interrupted)
           2  a file could not be read or an output could not be written
           3  the file is not a supported image, or is too damaged to show any frame
-          4  the image exceeds a decoding limit (see --max-pixels, --max-dimension)
+          4  the image exceeds a decoding limit (see --max-pixels, --max-dimension, --max-memory-mb)
           5  a download failed (HTTP status, DNS, refused, timeout, TLS, --max-download-mb)
          64  usage error
         """,
+        version: AnimplayVersion.string,
         subcommands: [Play.self, Info.self, Dump.self, Probe.self, Cache.self],
         defaultSubcommand: Play.self
     )

@@ -31,8 +31,8 @@ struct DecodeOptionGroup: ParsableArguments {
 /// `--atlas FILE.json`); or a frame sequence (several files, or a folder of images).
 struct SourceOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("""
-        The image to open (GIF, PNG/APNG, WebP; the format is sniffed from the bytes). Several \
-        files, or one folder (its images in natural order: frame2 before frame10), play as the \
+        The image to read (GIF, PNG/APNG, WebP; the format is sniffed from the bytes). Several \
+        files, or one folder (its images in natural order: frame2 before frame10), are the \
         frames of one animation. `-` (or no FILE with a pipe on standard input) reads standard \
         input; FIFOs and process substitution work too. http:// and https:// URLs play while \
         they download.
@@ -44,7 +44,7 @@ struct SourceOptions: ParsableArguments {
 
     @OptionGroup var network: NetworkOptions
 
-    @Option(help: ArgumentHelp("Play a still image as a sprite sheet of C columns by R rows of equal cells, row-major.", valueName: "CxR"))
+    @Option(help: ArgumentHelp("Take a still image as a sprite sheet of C columns by R rows of equal cells, row-major.", valueName: "CxR"))
     var sprite: String?
 
     @Option(help: ArgumentHelp("Keep only the first N frames (sheets often end with empty cells).", valueName: "N"))
@@ -59,7 +59,7 @@ struct SourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Cut the image by a TexturePacker or Aseprite JSON atlas (frame rects, durations, tags).", valueName: "FILE.json"))
     var atlas: String?
 
-    @Option(help: ArgumentHelp("With --atlas: play only this Aseprite tag, in its direction.", valueName: "NAME"))
+    @Option(help: ArgumentHelp("With --atlas: only the frames of this Aseprite tag, in its direction.", valueName: "NAME"))
     var tag: String?
 
     @Option(help: ArgumentHelp("Sheets and sequences: frames per second (default 10; an atlas's durations apply unless --fps or --delay is given).", valueName: "F"))
@@ -166,6 +166,17 @@ struct CLIFailure: Error {
     }
 
     var line: String { "animplay: " + (file.map { "\($0): " } ?? "") + message }
+}
+
+/// Warnings about a damaged but usable source, one line each on stderr: what the decoder
+/// noticed (the warnings `info` lists), then the frames found corrupt while compositing (the
+/// problems `info --decode` lists per frame). `play` calls it after the terminal is restored.
+func reportWarnings(_ info: AnimationInfo, problems: [Int: String], file: String) {
+    var text = ""
+    for w in info.warnings { text += "animplay: \(file): warning: \(w)\n" }
+    // Each problem names its frame already ("invalid image: frame 2: image data truncated").
+    for (_, p) in problems.sorted(by: { $0.key < $1.key }) { text += "animplay: \(file): warning: \(p)\n" }
+    StandardError.write(text)
 }
 
 /// Runs a subcommand body, turning `CLIFailure` into one line on stderr and an exit code.

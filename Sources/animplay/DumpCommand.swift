@@ -65,9 +65,7 @@ struct Dump: ParsableCommand {
                     throw CLIFailure(file: nil, error: error)
                 }
             }
-            for (_, p) in compositor.problems.sorted(by: { $0.key < $1.key }) {
-                StandardError.write("animplay: \(source.displayName): warning: \(p)\n")
-            }
+            reportWarnings(decoder.info, problems: compositor.problems, file: source.displayName)
         }
     }
 }

@@ -6,23 +6,26 @@ import Glibc
 #endif
 
 struct Play: ParsableCommand {
+    // Help text in ASCII: the man page generator (generate-manual) drops other characters.
     static let configuration = CommandConfiguration(
         abstract: "Play an animation in the terminal (the default subcommand).",
         discussion: """
-        Each character cell shows two pixels (▀: upper pixel in the foreground colour, lower \
-        pixel in the background colour), or with --symbols 2×2, 2×3 or 2×4 pixels in two \
-        colours chosen per cell. The image is fitted into the terminal (or --size), \
+        Each character cell shows two pixels (an upper half block: upper pixel in the foreground \
+        colour, lower pixel in the background colour), or with --symbols 2x2, 2x3 or 2x4 pixels \
+        in two colours chosen per cell. The image is fitted into the terminal (or --size), \
         centred; pixel art is enlarged by whole factors only; reductions average the covered \
         area in linear light.
 
         KEYS
-          space  pause / resume          ← →  step one frame (paused)
+          space  pause / resume          Left Right  step one frame (paused)
           + -    faster / slower         r    reverse
           0      restart                 i    status line
-          q Esc Ctrl-C  quit
+          q Esc Ctrl-C  quit             Ctrl-Z  suspend (fg resumes on the same frame)
+          The keypad's + - 0 work too; other keys and Alt+key are ignored.
 
         On exit the terminal is restored and the last frame is printed into the normal screen \
-        (like `cat` of an image) unless --clear. Still images are printed once. stdout must be \
+        (like `cat` of an image) unless --clear; warnings about a damaged file follow on \
+        stderr. Still images are printed once. stdout must be \
         a terminal; to extract frames use `animplay dump`.
         """
     )
@@ -36,7 +39,7 @@ struct Play: ParsableCommand {
     @Option(name: .customLong("loop"), help: ArgumentHelp("Number of plays; 0 = forever (default: the file's own count).", valueName: "N"))
     var plays: Int?
 
-    @Option(help: ArgumentHelp("Playback rate, 0.1–10.", valueName: "X"))
+    @Option(help: ArgumentHelp("Playback rate, 0.1 to 10.", valueName: "X"))
     var speed: Double = 1
 
     @Option(help: "Order: normal, reverse or bounce.")
@@ -54,7 +57,7 @@ struct Play: ParsableCommand {
     @Flag(help: "Keep the aspect ratio (--fit, default) or fill the box (--stretch).")
     var fitMode: FitMode = .fit
 
-    @Option(help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits).", valueName: "N"))
+    @Option(help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits; when N does not fit, the largest whole factor that does, as the status line says).", valueName: "N"))
     var scale: Int?
 
     @Option(help: ArgumentHelp("Behind transparent pixels: auto (the terminal's background colour, asked with OSC 11, blended in linear light; a dark default when it does not answer), none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "auto|none|COLOR|checker"))
@@ -75,7 +78,7 @@ struct Play: ParsableCommand {
         if let plays, plays < 0 { throw ValidationError("--loop must be 0 (forever) or more") }
         if let scale, scale < 1 { throw ValidationError("--scale must be 1 or more") }
         if let bufferMb, bufferMb < 1 { throw ValidationError("--buffer-mb must be 1 or more") }
-        if let size, parseWxH(size) == nil { throw ValidationError("--size must look like WxH in cells (e.g. 80x24), got '\(size)'") }
+        if let size, parseWxH(size) == nil { throw ValidationError(Self.sizeProblem(size)) }
         guard BackgroundRequest(bg) != nil else { throw ValidationError("--bg must be auto, none, checker, RRGGBB, #RRGGBB, black, white or grey, got '\(bg)'") }
     }
 
@@ -172,7 +175,7 @@ struct Play: ParsableCommand {
         }
         let loop = PlaybackLoop(player: player, renderSize: first.size, screen: screen, signals: signals,
                                 output: output, fallback: graphics.kitty != nil || graphics.inline != nil ? cells : nil,
-                                showStatus: status, layoutFor: layoutFor)
+                                showStatus: status, requestedScale: fitMode == .fit ? scale : nil, layoutFor: layoutFor)
         loop.notes = [backgroundNote].compactMap { $0 }
         if info.provisional { loop.download = spool }
         let end = loop.run()
@@ -182,6 +185,8 @@ struct Play: ParsableCommand {
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
             loop.output.printLast()
         }
+        // After the terminal is restored (on the alternate screen they would vanish with it).
+        if end != .signal(SIGHUP) { reportWarnings(info, problems: player.frameProblems, file: source.displayName) }
         if case .failed(let error) = end {
             throw CLIFailure(file: source.displayName, error: error)
         }
@@ -254,6 +259,7 @@ struct Play: ParsableCommand {
         var writer = SGRCellWriter(mode: colorMode)
         writer.printLines(grid)
         TerminalOutput.write(1, writer.bytes)
+        reportWarnings(decoder.info, problems: compositor.problems, file: source.displayName)
     }
 
     /// A still through kitty graphics: transmitted and shown at the cursor, which moves below it.
@@ -298,6 +304,15 @@ extension Play {
         if inline.tmux { out = TerminalQueries.tmuxPassthrough(out) }
         out += [0x0D, 0x0A]
         TerminalOutput.write(1, out)
+    }
+
+    /// What is wrong with a --size value: its form, or a zero.
+    static func sizeProblem(_ s: String) -> String {
+        let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        if parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) {
+            return "--size must be at least 1x1 cells, got \(w)x\(h)"
+        }
+        return "--size must look like WxH in cells (e.g. 80x24), got '\(s)'"
     }
 
     static var termName: String { getenv("TERM").map { String(cString: $0) } ?? "(unset)" }

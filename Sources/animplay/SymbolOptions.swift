@@ -3,9 +3,10 @@ import ArgumentParser
 
 /// `--symbols`: which block glyphs cells are drawn with.
 struct SymbolOptions: ParsableArguments {
+    // ASCII only: the man page generator (generate-manual) drops other characters.
     @Option(help: ArgumentHelp("""
-        Cell glyphs: half (▀▄, 1×2 pixels per cell, every font has them), quadrant (2×2), \
-        sextant (2×3, Unicode 13) or octant (2×4, Unicode 16; few fonts yet). Finer symbols \
+        Cell glyphs: half (half blocks, 1x2 pixels per cell, every font has them), quadrant (2x2), \
+        sextant (2x3, Unicode 13) or octant (2x4, Unicode 16; few fonts yet). Finer symbols \
         choose each cell's glyph and two colours to match the pixels.
         """, valueName: "SET"))
     var symbols: SymbolSet = .half

@@ -138,6 +138,46 @@ import Testing
         #expect(p.status.droppedFrames == 0)
     }
 
+    @Test func suspendHoldsTheClockAndDropsNothing() throws {
+        // Ctrl-Z at 40 ms into frame 1 of a 2-play file, stopped for 10 s, then fg.
+        let time = ManualTime()
+        let t0 = time.now()
+        let p = try makePlayer(SolidDecoder(frames: 4, plays: 2), PlayerOptions(maxFPS: 0), time: time)
+        _ = settle(p)
+        p.waitUntilBuffered()
+        time.set(t0 + ms(100))
+        #expect(settle(p).frame.map(SolidDecoder.index) == 1)
+        time.set(t0 + ms(140))
+        p.suspend()
+        time.set(t0 + ms(10_140))
+        let stopped = p.update()
+        #expect(stopped.frame == nil && stopped.nextDeadline == nil && !p.status.paused)
+        p.resume()
+        let resumed = p.update()
+        #expect(resumed.frame == nil && !resumed.finished)
+        #expect(resumed.nextDeadline == t0 + ms(10_200))   // 60 ms of frame 1 were left
+        // The rest of both plays follows in order, nothing dropped.
+        let rest = play(p, time)
+        #expect(rest.frames == [2, 3, 0, 1, 2, 3])
+        #expect(rest.finished && p.status.droppedFrames == 0)
+    }
+
+    @Test func suspendKeepsThePauseState() throws {
+        let time = ManualTime()
+        let t0 = time.now()
+        let p = try makePlayer(SolidDecoder(frames: 4), PlayerOptions(maxFPS: 0), time: time)
+        _ = settle(p)
+        time.set(t0 + ms(30))
+        p.togglePause()
+        p.suspend()
+        time.set(t0 + ms(3000))
+        p.resume()
+        #expect(p.update().nextDeadline == nil && p.status.paused)
+        p.togglePause()
+        #expect(p.update().nextDeadline == t0 + ms(3070))
+        #expect(p.status.droppedFrames == 0)
+    }
+
     @Test func stepAndSeek() throws {
         let time = ManualTime()
         let p = try makePlayer(SolidDecoder(frames: 5, plays: 0), PlayerOptions(maxFPS: 0), time: time)
@@ -285,6 +325,31 @@ import Testing
         #expect(p.status.droppedFrames == droppedBefore)
         p.resize(to: RenderSize(width: 4, height: 2))        // same size: nothing to redraw
         #expect(p.update().frame == nil)
+    }
+
+    @Test func fpsCountsShownFramesOverAWindowOfFrames() throws {
+        // Frames of 3 s: a time window of 2 s would hold one draw and read 0.
+        let time = ManualTime()
+        let slow = try makePlayer(SolidDecoder(frames: 4, delayMs: 3000, plays: 0), PlayerOptions(), time: time)
+        _ = play(slow, time, maxDraws: 4)
+        #expect(abs(slow.status.effectiveFPS - 1.0 / 3) < 0.001)
+        // Redraws after resizes are not frames shown: 25 fps stays 25 fps through a burst.
+        let p = try makePlayer(SolidDecoder(frames: 50, delayMs: 40, plays: 0), PlayerOptions(), time: time)
+        _ = play(p, time, maxDraws: 20)
+        #expect(abs(p.status.effectiveFPS - 25) < 0.01)
+        for w in 2...9 {
+            p.resize(to: RenderSize(width: w, height: w))
+            time.advance(ms: 1)
+            #expect(settle(p).frame != nil)
+        }
+        #expect(abs(p.status.effectiveFPS - 25) < 0.01)
+        // Steps while paused are not playback; resuming starts the window afresh.
+        p.togglePause()
+        for _ in 0..<5 { p.step(1); time.advance(ms: 1); _ = settle(p) }
+        #expect(p.status.effectiveFPS == 0)
+        p.togglePause()
+        _ = play(p, time, maxDraws: 10)
+        #expect(abs(p.status.effectiveFPS - 25) < 0.01)
     }
 
     @Test func statusReportsRates() throws {

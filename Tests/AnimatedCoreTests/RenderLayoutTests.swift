@@ -26,10 +26,27 @@ import Testing
     @Test func explicitScaleAndStretch() {
         let s = RenderLayout.compute(canvasWidth: 16, canvasHeight: 16, columns: 80, rows: 24, scale: 2)
         #expect(s.size == RenderSize(width: 32, height: 32))
+        #expect(s.factor == 2)
         let tooBig = RenderLayout.compute(canvasWidth: 16, canvasHeight: 16, columns: 80, rows: 24, scale: 10)
-        #expect(tooBig.size == RenderSize(width: 48, height: 48))   // reduced to fit, aspect kept
+        #expect(tooBig.size == RenderSize(width: 48, height: 48) && tooBig.factor == 3)
         let st = RenderLayout.compute(canvasWidth: 640, canvasHeight: 360, columns: 120, rows: 40, fit: .stretch)
         #expect(st.size == RenderSize(width: 120, height: 80) && st.row == 0 && st.column == 0)
+    }
+
+    @Test func scaleThatDoesNotFitUsesTheLargestWholeFactor() {
+        // 70×40 pixels: a fraction would give 40×40 (2.5×); the largest whole factor is 2.
+        let l = RenderLayout.compute(canvasWidth: 16, canvasHeight: 16, columns: 70, rows: 20, scale: 10)
+        #expect(l.size == RenderSize(width: 32, height: 32) && l.factor == 2)
+        #expect(l.row == 2 && l.column == 19)
+        // Without --scale the same whole factor; a smaller --scale is kept.
+        #expect(RenderLayout.compute(canvasWidth: 16, canvasHeight: 16, columns: 70, rows: 20).factor == 2)
+        #expect(RenderLayout.compute(canvasWidth: 16, canvasHeight: 16, columns: 70, rows: 20, scale: 1).size
+                == RenderSize(width: 16, height: 16))
+        // An image larger than the box is still reduced (no whole factor fits), whatever --scale says.
+        let big = RenderLayout.compute(canvasWidth: 200, canvasHeight: 100, columns: 80, rows: 24, scale: 3)
+        #expect(big.size == RenderSize(width: 80, height: 40) && big.factor == nil)
+        let st = RenderLayout.compute(canvasWidth: 16, canvasHeight: 16, columns: 70, rows: 20, fit: .stretch)
+        #expect(st.factor == nil)
     }
 
     @Test func oddHeightCoversAPartialCellRow() {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import AnimatedCore
 
@@ -24,5 +27,21 @@ import Testing
         #expect(ImageFolder.isDirectory(SpriteFixtures.root + "/grid/frames"))
         #expect(!ImageFolder.isDirectory(SpriteFixtures.root + "/grid/sheet.png"))
         #expect(throws: AnimatedError.self) { try ImageFolder.list(SpriteFixtures.root + "/no-such-folder") }
+    }
+
+    @Test func folderWithOnlySubfoldersSaysSo() throws {
+        var template = Array("/tmp/animplay-folder-XXXXXX".utf8CString)
+        let dir = String(cString: mkdtemp(&template)!)
+        defer { for d in ["/a/b", "/a", "/c", ""] { rmdir(dir + d) } }
+        #expect(FolderMessage.of(dir)?.hasSuffix("the folder is empty") == true)
+        for d in ["/a", "/a/b", "/c"] { mkdir(dir + d, 0o755) }
+        #expect(try ImageFolder.list(dir).subfolders == 2)
+        #expect(FolderMessage.of(dir)?.hasSuffix("no GIF, PNG or WebP images in the folder (2 subfolders, which are not searched)") == true)
+    }
+}
+
+private enum FolderMessage {
+    static func of(_ dir: String) -> String? {
+        do { _ = try FrameSequenceDecoder(folder: dir); return nil } catch { return error.description }
     }
 }

@@ -50,9 +50,23 @@ class AltScreen(pyte.Screen):
         super().reset_mode(*modes, **kw)
 
 
+class State:
+    """What `run` has seen so far, for actions that wait for an observable state."""
+    def __init__(self):
+        self.output = bytearray()
+        self.stopped = False         # the child is stopped (job control)
+        self.stopped_since = None    # time.monotonic() when it stopped
+        self.stops = []              # per stop: {'offset': output length, 'stty': modes then}
+
+    def since_stop(self):
+        """Output written after the last stop (a stopped child writes nothing: all of it came
+        after it was continued); empty before any stop."""
+        return bytes(self.output[self.stops[-1]['offset']:]) if self.stops else b''
+
+
 class Result:
     def __init__(self, status, output, screen, stty_before, stty_after, wall, maxrss_kb=0):
-        self.maxrss_kb = maxrss_kb      # peak resident set size of the child
+        self.maxrss_kb = maxrss_kb      # peak resident set size of the program (VmHWM)
         self.status = status            # exit code (negative: killed by that signal)
         self.output = output            # raw bytes
         self.screen = screen            # AltScreen after all output
@@ -61,21 +75,37 @@ class Result:
         self.wall = wall
 
 
+def vm_hwm_kb(pid):
+    """Peak resident set size of a live process (its current program only), in KiB; 0 if gone."""
+    try:
+        with open(f'/proc/{pid}/status') as f:
+            for line in f:
+                if line.startswith('VmHWM:'):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
 def stty_g(fd):
     return subprocess.run(['stty', '-g'], stdin=fd, capture_output=True, text=True).stdout.strip()
 
 
 def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-256color',
-        colorterm='truecolor', steps=(), stdin=None, pixels=(0, 0)):
+        colorterm='truecolor', steps=(), exe=None, stdin=None, pixels=(0, 0)):
     """stdin: a file or descriptor for standard input instead of the pty (which stays the
-    controlling terminal, /dev/tty). actions: (seconds, bytes to type | signal number | callable) pairs. Seconds count from
-    the first byte the program writes (its signal handlers and terminal are set up by then),
-    so a slow start on a loaded machine does not race the actions.
+    controlling terminal, /dev/tty). actions: (when, bytes to type | signal number | callable)
+    pairs. `when` is seconds counted from the first byte the program writes (its signal
+    handlers and terminal are set up by then, so a slow start on a loaded machine does not race
+    the actions), or a predicate on the `State` seen so far (output, job-control stops): such
+    lists fire strictly in order, each once its predicate holds.
 
     steps: (condition, action) pairs done in order, each once its condition holds: a condition
     is bytes that must appear in the output written since the previous step's action, or a
     callable(new_output, all_output) -> bool. Tests act on observable states this way rather
-    than at wall-clock offsets. A step whose condition never holds runs into `timeout`."""
+    than at wall-clock offsets. A step whose condition never holds runs into `timeout`.
+
+    exe: the program to run instead of the built animplay (an installed copy, a shell)."""
     e = dict(os.environ, TERM=term, LANG='C.UTF-8')
     e.pop('LINES', None); e.pop('COLUMNS', None); e.pop('NO_COLOR', None)
     if colorterm is None:
@@ -87,14 +117,16 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, *pixels))   # pixels: window size in pixels
     before = stty_g(slave)
     t0 = time.monotonic()
-    proc = subprocess.Popen([binary()] + list(args), stdin=slave if stdin is None else stdin, stdout=slave, stderr=slave,
-                            env=e, start_new_session=True,
+    proc = subprocess.Popen([exe or binary()] + list(args), stdin=slave if stdin is None else stdin, stdout=slave,
+                            stderr=slave, env=e, start_new_session=True,
                             preexec_fn=lambda: fcntl.ioctl(1, termios.TIOCSCTTY, 0))
-    out = bytearray()
-    pending = sorted(actions, key=lambda a: a[0])
+    state = State()
+    out = state.output
+    watched = any(callable(a[0]) for a in actions)
+    pending = list(actions) if watched else sorted(actions, key=lambda a: a[0])
     todo = list(steps)
     mark = 0                     # output offset where the current step's condition looks
-    status = None; maxrss = 0
+    status = None; maxrss = 0; hwm = 0
     ready = None
 
     def perform(act):
@@ -104,10 +136,13 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
             act(proc, master, slave)
         else:
             proc.send_signal(act)
+
+    def due(when, since_ready):
+        return when(state) if callable(when) else 0 <= when <= since_ready
     while True:
         now = time.monotonic() - t0
         since_ready = -1 if ready is None else time.monotonic() - ready
-        while pending and pending[0][0] <= since_ready:
+        while pending and due(pending[0][0], since_ready):
             perform(pending.pop(0)[1])
         while todo:
             cond, act = todo[0]
@@ -119,6 +154,8 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
             perform(act)
         if now > timeout:
             proc.kill()
+        if ready is not None:        # exec'd: its own memory, not the forked copy of ours
+            hwm = max(hwm, vm_hwm_kb(proc.pid))
         r, _, _ = select.select([master], [], [], 0.02)
         if r:
             try:
@@ -129,9 +166,18 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
             if data and ready is None:
                 ready = time.monotonic()
             continue
-        wp, st, ru = os.wait4(proc.pid, os.WNOHANG)
+        wp, st, ru = os.wait4(proc.pid, os.WNOHANG | os.WUNTRACED | os.WCONTINUED)
+        if wp == proc.pid and os.WIFSTOPPED(st):
+            state.stopped = True; state.stopped_since = time.monotonic()
+            state.stops.append({'offset': len(out), 'stty': stty_g(slave)})
+            continue
+        if wp == proc.pid and os.WIFCONTINUED(st):
+            state.stopped = False
+            continue
         if wp == proc.pid:
-            status = os.waitstatus_to_exitcode(st); maxrss = ru.ru_maxrss
+            # ru_maxrss also counts the pytest process this child was forked from (Linux keeps
+            # the pre-exec peak), so the program's own peak is VmHWM, sampled while it ran.
+            status = os.waitstatus_to_exitcode(st); maxrss = hwm or ru.ru_maxrss
             proc.returncode = status
             # drain what is left
             while select.select([master], [], [], 0.05)[0]:
@@ -148,7 +194,9 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     os.close(master); os.close(slave)
     screen = AltScreen(cols, rows)
     pyte.ByteStream(screen).feed(without_apc(bytes(out)))
-    return Result(status, bytes(out), screen, before, after, wall, maxrss)
+    r = Result(status, bytes(out), screen, before, after, wall, maxrss)
+    r.stops = state.stops
+    return r
 
 
 def frames(n, marker=b'\x1b8'):
@@ -167,6 +215,16 @@ def resize(cols, rows):
     def act(proc, master, slave):
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
     return act
+
+
+def colour_sequence(output):
+    """Dominant colour of each image update (the bytes between DECSC and DECRC)."""
+    seq = []
+    for chunk in re.findall(rb'\x1b7(.*?)\x1b8', output, re.S):
+        m = re.findall(rb'[34]8;2;(\d+);(\d+);(\d+)', chunk)
+        if m:
+            seq.append(tuple(int(v) for v in max(set(m), key=m.count)))
+    return seq
 
 
 def hexrgb(c):

@@ -48,6 +48,8 @@ final class FrameBuffer: Sendable {
         var idle = false
         var quit = false
         var failure: AnimatedError?
+        /// Frames the compositor found corrupt, with the reason (what decoded was still shown).
+        var problems: [Int: String] = [:]
         var framesDecoded = 0
         var framesScaled = 0
         var evictions = 0
@@ -257,6 +259,13 @@ final class FrameBuffer: Sendable {
             s.peakBytes = max(s.peakBytes, s.bytes)
         }
     }
+
+    /// The producer's compositor found these frames corrupt (all so far).
+    func noteProblems(_ problems: [Int: String]) {
+        monitor.withLock { $0.problems = problems }
+    }
+
+    var problems: [Int: String] { monitor.withLock { $0.problems } }
 
     /// The source has more bytes (any thread): wakes the producer to index them.
     func noteSourceGrowth() {

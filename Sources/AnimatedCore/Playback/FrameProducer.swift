@@ -14,10 +14,15 @@ struct FrameProducer {
             return
         }
         var cursor = FrameBuffer.Cursor()
+        var reported = 0
         while true {
             switch buffer.nextJob(&cursor, cost: { f in Self.start(toward: f, from: compositor).distance(to: f) + 1 }) {
             case .produce(let target, let generation, let size, let scaler):
                 produce(target, generation: generation, size: size, scaler: scaler, with: compositor)
+                if compositor.problems.count != reported {
+                    reported = compositor.problems.count
+                    buffer.noteProblems(compositor.problems)
+                }
             case .refresh:
                 do {
                     if try compositor.decoder.refresh() {

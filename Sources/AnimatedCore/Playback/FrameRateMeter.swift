@@ -1,6 +1,10 @@
-/// Frames drawn per second over a recent window (the status line's "effective fps").
+/// Frames shown per second over the last `capacity` frames playback showed (the status line's
+/// "effective fps"). A window of frames rather than of time: 3 s frames read 0.3 fps, not 0
+/// for want of two draws in a time window. The player records only frames that playback
+/// advanced to: redraws of the same frame (resizes) and steps while paused are not frames
+/// shown at a rate, and a pause starts the window afresh.
 struct FrameRateMeter {
-    private static let capacity = 256
+    static let capacity = 16
     private var times = [UInt64](repeating: 0, count: FrameRateMeter.capacity)
     private var count = 0
     private var next = 0
@@ -11,19 +15,15 @@ struct FrameRateMeter {
         count = min(count + 1, Self.capacity)
     }
 
-    /// Rate of the draws in the last `window` ns before `now`; 0 with fewer than two.
-    func rate(at now: UInt64, window: UInt64 = 2_000_000_000) -> Double {
-        var k = 0
-        var oldest = UInt64.max, newest: UInt64 = 0
-        var i = (next - 1 + Self.capacity) % Self.capacity
-        while k < count {
-            let t = times[i]
-            if now > t && now - t > window { break }
-            oldest = min(oldest, t); newest = max(newest, t)
-            k += 1
-            i = (i - 1 + Self.capacity) % Self.capacity
-        }
-        guard k >= 2, newest > oldest else { return 0 }
-        return Double(k - 1) * 1e9 / Double(newest - oldest)
+    /// Forgets the window (after a pause, a stop or a jump: the gap is not playback).
+    mutating func reset() { count = 0 }
+
+    /// Rate over the recorded frames; 0 with fewer than two.
+    var rate: Double {
+        guard count >= 2 else { return 0 }
+        let newest = times[(next - 1 + Self.capacity) % Self.capacity]
+        let oldest = times[(next - count + Self.capacity) % Self.capacity]
+        guard newest > oldest else { return 0 }
+        return Double(count - 1) * 1e9 / Double(newest - oldest)
     }
 }

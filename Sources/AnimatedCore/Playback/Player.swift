@@ -35,6 +35,7 @@ public final class Player {
 
     private var position: Int         // timeline position being shown (or waited for)
     private var paused = false
+    private var suspended = false     // the process is stopped (Ctrl-Z): the clock is held
     private var waiting = true        // clock held until the frame at `position` is buffered
     private var finished = false
     private var growthWait = false    // at the end of the frames so far, clock held, data coming
@@ -144,7 +145,7 @@ public final class Player {
     public func update() -> PlayerUpdate {
         let now = time.now()
         if let next = buffer.takePublished() { adopt(next, now) }
-        if !paused && !finished && !waiting && !growthWait { advance(now) }
+        if !paused && !suspended && !finished && !waiting && !growthWait { advance(now) }
         let wanted = schedule.order.frame(at: position)
         let needsDraw = shownFrame != wanted || shownGeneration != generation
         var drawn: ScaledFrame?
@@ -154,6 +155,7 @@ public final class Player {
             if needsDraw, let frame {
                 if waiting { resumeAfterWait(now) }
                 drawn = frame
+                if shownFrame != wanted && !paused { meter.record(now) }   // not a redraw or a step
                 shownFrame = wanted
                 shownGeneration = generation
                 noteDraw(now)
@@ -186,7 +188,7 @@ public final class Player {
         }
         var deadline: UInt64?
         planned = nil
-        if !paused && !finished && !waiting && !growthWait {
+        if !paused && !suspended && !finished && !waiting && !growthWait {
             deadline = scheduledDeadline(now)
             planned = deadline
         }
@@ -212,7 +214,7 @@ public final class Player {
 
     private func resumeAfterWait(_ now: UInt64) {
         waiting = false
-        if !paused { clock.release(at: now) }
+        if !paused && !suspended { clock.release(at: now) }
     }
 
     private func noteDraw(_ now: UInt64) {
@@ -221,7 +223,6 @@ public final class Player {
         var s = min(now, clock.time(atNominal: schedule.start(of: position)) ?? now)
         if tick > 0, let last = slot { s = min(now, max(s, last + tick)) }
         slot = s
-        meter.record(now)
     }
 
     /// When the next frame is due (or the last play ends), respecting the display tick.
@@ -245,11 +246,31 @@ public final class Player {
         let now = time.now()
         if paused {
             paused = false
-            if !waiting && !growthWait { clock.release(at: now) }
+            if !waiting && !growthWait && !suspended { clock.release(at: now) }
         } else {
             paused = true
             if !waiting && !growthWait { clock.hold(nominal: currentNominal(now), at: now) }
         }
+        meter.reset()
+        planned = nil
+    }
+
+    /// Holds the clock while the process is stopped (Ctrl-Z): nothing falls due meanwhile, so
+    /// nothing is dropped. Unlike `togglePause` it does not touch the user's pause state.
+    public func suspend() {
+        guard !suspended else { return }
+        let now = time.now()
+        suspended = true
+        if !paused && !waiting && !growthWait { clock.hold(nominal: currentNominal(now), at: now) }
+        meter.reset()
+        planned = nil
+    }
+
+    /// Continues after `suspend()` from the same frame, with the rest of its time.
+    public func resume() {
+        guard suspended else { return }
+        suspended = false
+        if !paused && !waiting && !growthWait { clock.release(at: time.now()) }
         planned = nil
     }
 
@@ -363,7 +384,7 @@ public final class Player {
         var s = PlayerStatus(
             frameIndex: order.frame(at: position), frameCount: info.frameCount,
             play: order.play(at: position) + 1, plays: order.plays,
-            effectiveFPS: meter.rate(at: time.now()), droppedFrames: dropped,
+            effectiveFPS: meter.rate, droppedFrames: dropped,
             speed: options.speed, mode: options.mode, paused: paused, finished: finished,
             bufferBytes: stats.bytes, bufferBudget: stats.budget, framesCached: stats.framesCached)
         s.mergedFrames = merged
@@ -372,6 +393,10 @@ public final class Player {
         s.waiting = waiting
         return s
     }
+
+    /// Frames found corrupt while compositing so far, with the reason (what decoded was still
+    /// shown): the per-frame problems `Compositor.problems` lists, for warnings after playback.
+    public var frameProblems: [Int: String] { buffer.problems }
 
     /// The frame buffer's figures (bytes, peak, decodes, evictions).
     var bufferStats: FrameBufferStats { buffer.stats }
@@ -393,6 +418,7 @@ public final class Player {
     /// Goes to timeline position `t`: held there if paused, else waiting for its frame and
     /// then playing on from its start.
     private func jump(to t: Int, at now: UInt64) {
+        meter.reset()
         position = t
         finished = false
         planned = nil

@@ -8,7 +8,7 @@ public struct PlayerStatus: Sendable {
     public var play: Int
     /// Total plays; 0 = forever.
     public var plays: Int
-    /// Frames actually drawn per second, over the last two seconds.
+    /// Frames shown per second, over the last frames playback advanced to (see `FrameRateMeter`).
     public var effectiveFPS: Double
     /// Frames skipped because the display was late (not counting `mergedFrames`).
     public var droppedFrames: Int

@@ -21,6 +21,9 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
     public var column: Int
     /// Pixels per cell: 1×2 for half blocks.
     public var cell: RenderSize
+    /// The whole factor the canvas is shown at (1: its own size); nil when it is reduced to
+    /// fit or stretched.
+    public var factor: Int?
     /// Cell rows covered: ⌈height / cell height⌉.
     public var rows: Int { (size.height + cell.height - 1) / max(1, cell.height) }
     /// Cell columns covered: ⌈width / cell width⌉.
@@ -30,16 +33,19 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
     public static let halfBlockCell = RenderSize(width: 1, height: 2)
 
     /// An image of `size` pixels with its top-left cell at `row`, `column`, in cells of `cell`
-    /// pixels.
-    public init(size: RenderSize, row: Int, column: Int, cell: RenderSize = RenderLayout.halfBlockCell) {
-        self.size = size; self.row = row; self.column = column; self.cell = cell
+    /// pixels, shown at whole factor `factor` (nil: reduced or stretched).
+    public init(size: RenderSize, row: Int, column: Int, cell: RenderSize = RenderLayout.halfBlockCell,
+                factor: Int? = nil) {
+        self.size = size; self.row = row; self.column = column; self.cell = cell; self.factor = factor
     }
 
     /// For messages.
     public var description: String { "\(size) at row \(row), column \(column)" }
 
     /// Lays out a `canvasWidth`×`canvasHeight` image in a box of `columns`×`rows` cells of
-    /// `cell` pixels. `scale` forces a whole enlargement factor (still reduced if it does not fit).
+    /// `cell` pixels. `scale` asks for a whole enlargement factor; when it does not fit, the
+    /// largest whole factor that does is used (`factor` says which), never a fraction: pixel art
+    /// stays sharp. Only an image larger than the box is reduced.
     public static func compute(canvasWidth cw: Int, canvasHeight ch: Int, columns: Int, rows: Int,
                                fit: FitMode = .fit, scale: Int? = nil,
                                cell: RenderSize = RenderLayout.halfBlockCell) -> RenderLayout {
@@ -48,13 +54,17 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
         let bw = cols * cell.width, bh = cell.height * boxRows
         let cw = max(1, cw), ch = max(1, ch)
         var w: Int, h: Int
+        var factor: Int?
         switch fit {
         case .stretch:
             w = bw; h = bh
         case .fit:
-            let k = scale ?? max(1, min(bw / cw, bh / ch))
-            w = cw * max(1, k); h = ch * max(1, k)
+            let fits = min(bw / cw, bh / ch)        // 0: not even at its own size
+            let k = max(1, min(scale ?? fits, max(1, fits)))
+            w = cw * k; h = ch * k
+            factor = k
             if w > bw || h > bh {
+                factor = nil
                 // Reduce, keeping the aspect ratio; the limiting side fills the box exactly.
                 if bw * ch <= bh * cw {
                     w = bw; h = min(bh, max(1, (ch * bw * 2 + cw) / (2 * cw)))
@@ -65,6 +75,6 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
         }
         let l = RenderLayout(size: RenderSize(width: w, height: h), row: 0, column: 0, cell: cell)
         return RenderLayout(size: l.size, row: (boxRows - l.rows) / 2, column: (cols - l.columns) / 2,
-                            cell: cell)
+                            cell: cell, factor: factor)
     }
 }

@@ -68,8 +68,11 @@ public final class FrameSequenceDecoder: AnimationDecoder {
                             options: DecodeOptions = DecodeOptions()) throws(AnimatedError) {
         let listing = try ImageFolder.list(folder, maxFiles: options.limits.maxFrames)
         guard !listing.files.isEmpty else {
-            throw .invalid(listing.skipped > 0 ? "no GIF, PNG or WebP images in the folder (\(listing.skipped) other files)"
-                                               : "the folder is empty")
+            var found: [String] = []
+            if listing.skipped > 0 { found.append("\(listing.skipped) other files") }
+            if listing.subfolders > 0 { found.append("\(listing.subfolders) subfolders, which are not searched") }
+            throw .invalid(found.isEmpty ? "the folder is empty"
+                                         : "no GIF, PNG or WebP images in the folder (\(found.joined(separator: "; ")))")
         }
         let note = listing.skipped > 0 ? ["skipped \(listing.skipped) files that are not GIF, PNG or WebP images"] : []
         try self.init(files: listing.files, delayMs: delayMs, frameLimit: frameLimit, options: options, warnings: note)

@@ -12,6 +12,8 @@ package enum ImageFolder {
         package var files: [String]
         /// Regular files that are not GIF, PNG or WebP images.
         package var skipped: Int
+        /// Subfolders (not searched: a sequence is one folder's images).
+        package var subfolders: Int = 0
     }
 
     package static func isDirectory(_ path: String) -> Bool {
@@ -37,17 +39,20 @@ package enum ImageFolder {
         }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         var files: [String] = []
-        var skipped = 0
+        var skipped = 0, subfolders = 0
         for name in NaturalSort.sorted(names) {
             let path = prefix + name
             var st = stat()
-            guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+                if (st.st_mode & S_IFMT) == S_IFDIR { subfolders += 1 }
+                continue
+            }
             if isImage(path) { files.append(path) } else { skipped += 1 }
         }
         guard files.count <= maxFiles else {
             throw .limitExceeded("\(files.count) images exceed the limit of \(maxFiles) frames")
         }
-        return Listing(files: files, skipped: skipped)
+        return Listing(files: files, skipped: skipped, subfolders: subfolders)
     }
 
     /// Sniffs the signature (never the file name), as `AnimationLoader` does.

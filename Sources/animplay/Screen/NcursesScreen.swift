@@ -129,13 +129,15 @@ final class NcursesScreen {
     }
 
     /// Keys typed since the last call (ncurses key codes; KEY_RESIZE is dropped: resizes come
-    /// through the signal pipe; late terminal replies are dropped).
+    /// through the signal pipe; late terminal replies are dropped). The keypad's + − 0, which
+    /// terminfo entries with extended names (xterm's kpADD, kpSUB, kpZRO) decode to codes of
+    /// their own, come back as '+', '-', '0'.
     func readKeys() -> [Int32] {
         var keys: [Int32] = []
         while true {
             let k = wgetch(inputWindow)
             if k == ERR { break }
-            if k != KEY_RESIZE { keys.append(k) }
+            if k != KEY_RESIZE { keys.append(k >= KEY_MAX ? Self.keypadMainKey(k) ?? k : k) }
         }
         return replyFilter.filter(keys, now: MonotonicClock.nanoseconds())
     }
@@ -151,6 +153,31 @@ final class NcursesScreen {
     func pushBack(_ bytes: [UInt8]) {
         // Its FIFO holds about 130 entries: a burst longer than that keeps its first 64 keys.
         for b in bytes.prefix(64).reversed() { _ = ungetch(Int32(b)) }
+    }
+
+    private static func keypadMainKey(_ code: Int32) -> Int32? {
+        guard let name = keyname(code) else { return nil }
+        switch String(cString: name) {
+        case "kpADD": return 0x2B
+        case "kpSUB": return 0x2D
+        case "kpZRO": return 0x30
+        default: return nil
+        }
+    }
+
+    /// Gives the terminal back as `newterm` found it (Ctrl-Z), until `resume()`.
+    func suspend() {
+        guard !ended else { return }
+        endwin()
+    }
+
+    /// Back in curses mode after `suspend()`: the next `doupdate` restores the program's tty
+    /// modes, the alternate screen, keypad mode and the hidden cursor; the screen's contents
+    /// are unknown, so it repaints everything.
+    func resume() {
+        guard !ended else { return }
+        clearok(animplay_curscr(), true)
+        doupdate()
     }
 
     /// Leaves curses mode: attributes reset, cursor shown, alternate screen left, tty modes

@@ -28,22 +28,27 @@ final class PlaybackLoop {
     private(set) var warnings: [String] = []
     var hasFrame: Bool { output.hasFrame }
     private var showStatus: Bool
+    /// --scale, if given (the status line says when it does not fit).
+    private let requestedScale: Int?
     /// Facts for the status line that do not change while playing (e.g. an assumed background).
     var notes: [String] = []
     /// Where frames go for a given box (rows × columns of cells available for the image, cells
     /// of `cell` pixels).
     private let layoutFor: (_ rows: Int, _ columns: Int, _ cell: RenderSize) -> RenderLayout
     private var layout: RenderLayout
+    /// Set when `stopProcess` continues: the SIGCONT that follows needs no second repaint.
+    private var resumedFromStop = false
     /// The stream still arriving (a download, a pipe): its progress joins the status line.
     var download: SpoolBuffer?
     private var lastStatusDraw: UInt64 = 0
 
     /// `renderSize`: what the player was created with (re-fitted if ncurses sees another size).
     init(player: Player, renderSize: RenderSize, screen: NcursesScreen, signals: SignalPipe,
-         output: any FrameOutput, fallback: (() -> any FrameOutput)? = nil, showStatus: Bool,
+         output: any FrameOutput, fallback: (() -> any FrameOutput)? = nil, showStatus: Bool, requestedScale: Int? = nil,
          layoutFor: @escaping (_ rows: Int, _ columns: Int, _ cell: RenderSize) -> RenderLayout) {
         self.player = player; self.screen = screen; self.signals = signals
         self.output = output; self.fallback = fallback; self.showStatus = showStatus; self.layoutFor = layoutFor
+        self.requestedScale = requestedScale
         layout = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns, output.cell)
         if layout.size != renderSize { player.resize(to: layout.size) }
     }
@@ -51,12 +56,19 @@ final class PlaybackLoop {
     func run() -> PlaybackEnd {
         while true {
             // 1. Signals: quit, resize, resume.
-            for s in signals.drain() {
+            let received = signals.drain()
+            for s in received {
                 switch s {
                 case SIGWINCH:
                     let cellChanged = output.syncCellSize()
                     if screen.syncSize() || cellChanged { relayout(repaint: true) }
-                case SIGCONT: output.invalidate(); redraw()
+                case SIGCONT:
+                    // After our own stop the repaint is done; after someone else's SIGSTOP
+                    // the screen may have been overwritten meanwhile.
+                    if resumedFromStop { resumedFromStop = false } else { output.invalidate(); redraw() }
+                case SIGTSTP:
+                    // A continue already queued behind it (kill -TSTP; kill -CONT): stay.
+                    if !received.drop(while: { $0 != SIGTSTP }).contains(SIGCONT) { stopProcess() }
                 default: return .signal(s)
                 }
             }
@@ -74,12 +86,26 @@ final class PlaybackLoop {
             wait(until: update.nextDeadline)
             let keys = screen.readKeys()
             if let error = screen.takeKittyReplies().first(where: { $0 != "OK" }) { fallBack(because: error) }
-            for key in keys {
-                guard let action = KeyMap.action(for: key) else { continue }
+            for action in KeyMap.actions(for: keys) {
                 if action == .quit { return .quit }
                 apply(action)
             }
         }
+    }
+
+    /// Ctrl-Z: the clock is held, the terminal given back as it was, and the process stopped;
+    /// `fg` (SIGCONT) continues here, from the same frame with the rest of its time.
+    private func stopProcess() {
+        player.suspend()
+        screen.suspend()
+        // SIGSTOP, not SIGTSTP: a default-action SIGTSTP is discarded in an orphaned process
+        // group (a session leader started by a non-shell), SIGSTOP always stops.
+        kill(getpid(), SIGSTOP)
+        resumedFromStop = true
+        screen.resume()
+        _ = screen.syncSize()        // resized while stopped: SIGWINCH may come later or not at all
+        relayout(repaint: true)
+        player.resume()
     }
 
     private func apply(_ action: PlaybackAction) {
@@ -152,22 +178,38 @@ final class PlaybackLoop {
     }
 
     private func statusLine() -> String {
-        let s = player.status
         lastStatusDraw = MonotonicClock.nanoseconds()
+        return Self.statusLine(player.status, provisional: player.info.provisional,
+                               download: download.map { Self.downloadText($0.progress, now: lastStatusDraw) },
+                               scale: requestedScale.map { (shown: layout.factor, asked: $0) },
+                               notes: [output.statusNote].compactMap { $0 } + notes)
+    }
+
+    /// The status line: the state first (a narrow terminal cuts the end, never "paused"), then
+    /// the place (and a download's progress), then the figures. `scale`: the user's --scale and
+    /// the whole factor shown, mentioned when they differ. `notes`: facts that do not change
+    /// while playing, last.
+    static func statusLine(_ s: PlayerStatus, provisional: Bool = false, download: String? = nil,
+                           scale: (shown: Int?, asked: Int)? = nil, notes: [String] = []) -> String {
         var parts = [
-            "frame \(s.frameIndex + 1)/\(s.frameCount)\(player.info.provisional ? "+" : "")",
+            s.paused ? "paused" : s.finished ? "ended" : "playing",
+            "frame \(s.frameIndex + 1)/\(s.frameCount)\(provisional ? "+" : "")",
             s.plays == 0 ? "play \(s.play)" : "play \(s.play)/\(s.plays)",
+        ]
+        if s.mode != .normal { parts[0] += " " + s.mode.rawValue }
+        if let scale, scale.shown != scale.asked {
+            parts.append(scale.shown.map { "scale \($0)x (\(scale.asked)x does not fit)" }
+                         ?? "reduced (\(scale.asked)x does not fit)")
+        }
+        parts += [
+            "speed \(Self.fixed(s.speed, 2))x",
             "\(Self.fixed(s.effectiveFPS, 1)) fps",
             "drops \(s.droppedFrames)",
-            "speed \(Self.fixed(s.speed, 2))x",
             "buffer \(Self.fixed(Double(s.bufferBytes) / 1_048_576, 1)) MB",
         ]
-        if s.mode != .normal { parts.append(s.mode.rawValue) }
-        if s.paused { parts.append("paused") }
-        if let note = output.statusNote { parts.append(note) }
         parts += notes
         // Right after the frame counter: on a narrow terminal the line is cut at the right.
-        if let download { parts.insert(Self.downloadText(download.progress, now: lastStatusDraw), at: 1) }
+        if let download { parts.insert(download, at: 2) }
         return " " + parts.joined(separator: "  ")
     }
 

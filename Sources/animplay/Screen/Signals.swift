@@ -7,12 +7,13 @@ import Glibc
 /// handler writes the signal number, the loop polls `readFD` and drains it. Nothing but that
 /// write happens in the handler, so ncurses is never re-entered.
 ///
-/// Installed before `newterm`: ncurses then leaves SIGINT, SIGTERM and SIGWINCH to us (it only
-/// installs its own handlers where the disposition is still the default).
+/// Installed before `newterm`: ncurses then leaves SIGINT, SIGTERM, SIGWINCH and SIGTSTP to us
+/// (it only installs its own handlers where the disposition is still the default). SIGTSTP
+/// (Ctrl-Z) is caught so that the loop can hold the clock before the process stops.
 final class SignalPipe {
     let readFD: Int32
     private let writeFD: Int32
-    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCONT]
+    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCONT, SIGTSTP]
 
     init() throws(CLIFailure) {
         var fds: [Int32] = [-1, -1]

@@ -115,7 +115,10 @@ struct Play: ParsableCommand {
         defer { signals.uninstall() }
         // One round of terminal queries before anything else owns the tty (graphics, colours):
         // the background colour is needed before the first frame is prepared.
-        let probe = TerminalProbe.run()
+        let mediumProbe = graphicsOptions.graphicsArgument == "cells" ? nil
+            : KittyMediumProbe(env: GraphicsOptions.environment())
+        let probe = TerminalProbe.run(extraQueries: mediumProbe?.queries ?? [])
+        let medium = mediumProbe?.finish(probe.report) ?? .direct
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         let info = decoder.info
         // Chosen before the player starts: the producer prepares frames for this output.
@@ -124,7 +127,7 @@ struct Play: ParsableCommand {
                                        spareRow: graphics.inline != nil)
         let preparer: any FrameScaler
         if graphics.kitty != nil {
-            preparer = KittyFramePreparer(background: background)
+            preparer = KittyFramePreparer(background: background, medium: medium)
         } else if let inline = graphics.inline {
             preparer = inline.kind == .sixel
                 ? SixelFramePreparer(registers: inline.registers, background: background)
@@ -166,7 +169,7 @@ struct Play: ParsableCommand {
         let output: any FrameOutput
         if let kitty = graphics.kitty {
             output = KittyOutput(screen: screen, view: view, cell: kitty.cell, reportedCell: kitty.reportedCell,
-                                 tmux: kitty.tmux, preparer: preparer)
+                                 tmux: kitty.tmux, medium: medium, preparer: preparer)
         } else if let inline = graphics.inline {
             output = InlineImageOutput(kind: inline.kind, screen: screen, view: view, cell: inline.cell,
                                        reportedCell: inline.reportedCell, tmux: inline.tmux, preparer: preparer)

@@ -33,9 +33,27 @@ public struct KittyAnimation: Sendable {
     /// other programs' images; a 1280×720 animation of 300 frames (1.1 GB) nearly fits.
     public static let defaultStorageBytes = 1 << 30
 
+    /// Writes frame data for `t=t`/`t=s` uploads; nil: frames go inline (`t=d`).
+    public let stager: KittyStager?
+
+    /// `graphics.compressed` must match the preparer's payloads (see `KittyFramePreparer`).
     public init(id: UInt32, graphics: KittyGraphics = KittyGraphics(),
-                storageBytes: Int = KittyAnimation.defaultStorageBytes) {
+                storageBytes: Int = KittyAnimation.defaultStorageBytes, stager: KittyStager? = nil) {
         self.id = id; self.graphics = graphics; self.storageBytes = storageBytes
+        self.stager = stager.flatMap { $0.medium == .direct ? nil : $0 }
+    }
+
+    /// The commands' writer and payload for one upload of `data`: the name of a new file or
+    /// shared-memory object holding it, or (no stager, or writing failed) the data inline.
+    public func transmission(_ data: [UInt8]) -> (KittyGraphics, [UInt8]) {
+        guard let stager else { return (graphics, data) }
+        var g = graphics
+        if let name = stager.write(data) {
+            g.medium = stager.medium
+            return (g, Array(name.utf8).withUnsafeBytes { Base64.encode($0) })
+        }
+        g.medium = .direct
+        return (g, data.withUnsafeBytes { Base64.encode($0) })
     }
 
     /// Frames the terminal holds for good, and whether some do not fit (streamed via the spare).
@@ -49,7 +67,8 @@ public struct KittyAnimation: Sendable {
         if imageSize != frame.size {
             if imageSize != nil { graphics.delete(id: id, to: &out) }
             out += cursor
-            graphics.transmitAndPlace(id: id, placement: 1, size: frame.size, payload: frame.payload, to: &out)
+            let (g, payload) = transmission(frame.payload)
+            g.transmitAndPlace(id: id, placement: 1, size: frame.size, payload: payload, to: &out)
             imageSize = frame.size
             slots = max(2, storageBytes / max(1, frame.size.width * frame.size.height * 4))
             held = [frame.index: 1]
@@ -62,20 +81,23 @@ public struct KittyAnimation: Sendable {
         if let n = held[frame.index] {
             number = n
         } else if nextNumber < slots {
-            graphics.addFrame(id: id, size: frame.size, payload: frame.payload, to: &out)
+            let (g, payload) = transmission(frame.payload)
+            g.addFrame(id: id, size: frame.size, payload: payload, to: &out)
             number = nextNumber
             held[frame.index] = number
             nextNumber += 1
             uploads += 1
         } else if let s = spare {
             if spareHolds != frame.index {
-                graphics.replaceFrame(id: id, frame: s, size: frame.size, payload: frame.payload, to: &out)
+                let (g, payload) = transmission(frame.payload)
+                g.replaceFrame(id: id, frame: s, size: frame.size, payload: payload, to: &out)
                 spareHolds = frame.index
                 uploads += 1
             }
             number = s
         } else {
-            graphics.addFrame(id: id, size: frame.size, payload: frame.payload, to: &out)
+            let (g, payload) = transmission(frame.payload)
+            g.addFrame(id: id, size: frame.size, payload: payload, to: &out)
             spare = nextNumber; spareHolds = frame.index
             number = nextNumber
             nextNumber += 1

@@ -14,9 +14,18 @@
 public struct KittyGraphics: Sendable {
     /// Wrap commands for tmux passthrough.
     public var tmux: Bool
+    /// Where frame data is (`t=`): inline, or named by the payload (see `KittyMedium`).
+    public var medium: KittyMedium = .direct
+    /// Frame data is a zlib stream (`o=z`), else raw RGBA.
+    public var compressed = true
     public static let chunkBytes = 4096
 
     public init(tmux: Bool = false) { self.tmux = tmux }
+
+    /// The keys that describe frame data: format, compression, medium.
+    private var data: String {
+        "f=32" + (compressed ? ",o=z" : "") + (medium == .direct ? "" : ",t=\(medium.rawValue)")
+    }
 
     /// Appends one command with `keys` (e.g. `a=f,i=7,q=2`) and an optional base64 payload.
     public func append(keys: String, payload: ArraySlice<UInt8> = [], to out: inout [UInt8]) {
@@ -60,24 +69,24 @@ public struct KittyGraphics: Sendable {
     /// (the cursor stays where it is: `C=1`). `payload`: base64 of the zlib stream of the RGBA.
     public func transmitAndPlace(id: UInt32, placement: UInt32, size: RenderSize, payload: [UInt8],
                                  moveCursor: Bool = false, to out: inout [UInt8]) {
-        append(keys: "a=T,i=\(id),p=\(placement),f=32,o=z,s=\(size.width),v=\(size.height)"
+        append(keys: "a=T,i=\(id),p=\(placement),\(data),s=\(size.width),v=\(size.height)"
                 + (moveCursor ? "" : ",C=1") + ",q=1", payload: payload[...], to: &out)
     }
 
     /// Transmits and shows a still image at the cursor, without an id (kitty then sends no
     /// reply and the image is the user's, like one `cat` printed), moving the cursor past it.
     public func transmitStill(size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
-        append(keys: "a=T,f=32,o=z,s=\(size.width),v=\(size.height),q=2", payload: payload[...], to: &out)
+        append(keys: "a=T,\(data),s=\(size.width),v=\(size.height),q=2", payload: payload[...], to: &out)
     }
 
     /// Adds a frame to image `id` (it becomes the next frame number); not shown until `show`.
     public func addFrame(id: UInt32, size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
-        append(keys: "a=f,i=\(id),f=32,o=z,s=\(size.width),v=\(size.height),q=1", payload: payload[...], to: &out)
+        append(keys: "a=f,i=\(id),\(data),s=\(size.width),v=\(size.height),q=1", payload: payload[...], to: &out)
     }
 
     /// Replaces the data of frame `frame` of image `id` (overwriting, not blending: `X=1`).
     public func replaceFrame(id: UInt32, frame: Int, size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
-        append(keys: "a=f,i=\(id),r=\(frame),X=1,f=32,o=z,s=\(size.width),v=\(size.height),q=1",
+        append(keys: "a=f,i=\(id),r=\(frame),X=1,\(data),s=\(size.width),v=\(size.height),q=1",
                payload: payload[...], to: &out)
     }
 
@@ -108,9 +117,17 @@ public struct KittyFramePreparer: FrameScaler {
     /// and kitty composites the frame over the terminal's own background (exactly).
     public let background: BackgroundMode
 
+    /// The payload is base64 text sent inline; else (`t=t`/`t=s` uploads) the bytes that are
+    /// written to the file or shared memory, base64 being only for the name.
+    public let inline: Bool
+    /// zlib-compress (`o=z`); else raw RGBA (cheaper to make when kitty reads it from memory).
+    public let compress: Bool
+
     public init(scaler: any FrameScaler = AreaAverageScaler(), level: Int32 = 1,
-                background: BackgroundMode = .terminal) {
+                background: BackgroundMode = .terminal, medium: KittyMedium = .direct) {
         self.scaler = scaler; self.level = level; self.background = background
+        inline = medium == .direct
+        compress = medium == .direct
     }
 
     public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
@@ -125,9 +142,9 @@ public struct KittyFramePreparer: FrameScaler {
                 return (c, c, c)
             }
         }
-        let packed = pixels.withUnsafeBytes { Zlib.compress($0, level: level) }
-        let text = packed.withUnsafeBytes { Base64.encode($0) }
-        return ScaledFrame(index: index, size: size, pixels: [], payload: text)
+        let packed = compress ? pixels.withUnsafeBytes { Zlib.compress($0, level: level) } : pixels
+        let data = inline ? packed.withUnsafeBytes { Base64.encode($0) } : packed
+        return ScaledFrame(index: index, size: size, pixels: [], payload: data)
     }
 
     /// Blends every pixel that is not opaque over `under(x, y)` (sRGB, as the cell renderer).
@@ -147,8 +164,10 @@ public struct KittyFramePreparer: FrameScaler {
     }
 
     /// The RGBA a payload carries, or nil if it is not one of ours (tests; fallback to cells).
-    public static func pixels(of payload: [UInt8], size: RenderSize) -> [UInt8]? {
-        guard let packed = Base64.decode(payload),
+    public static func pixels(of payload: [UInt8], size: RenderSize, inline: Bool = true,
+                              compressed: Bool = true) -> [UInt8]? {
+        if !compressed { return payload.count == size.width * size.height * 4 ? payload : nil }
+        guard let packed = inline ? Base64.decode(payload) : payload,
               let rgba = Zlib.decompress(packed, limit: size.width * size.height * 4),
               rgba.count == size.width * size.height * 4 else { return nil }
         return rgba

@@ -32,7 +32,9 @@ package struct KeyReplyFilter: Sendable {
         func take(_ events: [TerminalReplyParser.Event]) {
             for e in events {
                 if case .keys(let bytes) = e { out += bytes.map(Int32.init) }
-                if case .kittyGraphics(_, let message) = e { replies.append(message) }
+                // A late answer to a medium probe (whose object is gone by then) is no upload error.
+                if case .kittyGraphics(let id, let message) = e,
+                   id != KittyMedium.fileProbeID, id != KittyMedium.sharedMemoryProbeID { replies.append(message) }
             }
         }
         for k in keys {

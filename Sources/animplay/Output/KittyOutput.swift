@@ -33,12 +33,15 @@ final class KittyOutput: FrameOutput {
     var failure: String? { nil }
 
     init(screen: NcursesScreen, view: PlaybackView, cell: RenderSize, reportedCell: RenderSize?,
-         tmux: Bool, preparer: any FrameScaler = KittyFramePreparer()) {
+         tmux: Bool, medium: KittyMedium = .direct, preparer: any FrameScaler = KittyFramePreparer()) {
         self.screen = screen; self.view = view; self.cell = cell; self.reportedCell = reportedCell
         self.preparer = preparer
         // Image id: fixed per process, non-zero, unlikely to meet another program's ids.
         let id: UInt32 = 0x4150_0000 | (UInt32(truncatingIfNeeded: getpid()) & 0xFFFF)
-        animation = KittyAnimation(id: id, graphics: KittyGraphics(tmux: tmux))
+        var graphics = KittyGraphics(tmux: tmux)
+        // The preparer made for `medium` compresses only inline payloads.
+        graphics.compressed = (preparer as? KittyFramePreparer)?.compress ?? true
+        animation = KittyAnimation(id: id, graphics: graphics, stager: KittyStager(medium: medium))
     }
 
     /// The terminal's cell size in pixels: the kernel's window size in pixels divided by its
@@ -99,7 +102,8 @@ final class KittyOutput: FrameOutput {
     func printLast() {
         guard let frame = current, !frame.payload.isEmpty else { return }
         var out: [UInt8] = []
-        animation.graphics.transmitStill(size: frame.size, payload: frame.payload, to: &out)
+        let (graphics, payload) = animation.transmission(frame.payload)
+        graphics.transmitStill(size: frame.size, payload: payload, to: &out)
         out += [0x0D, 0x0A]
         TerminalOutput.write(1, out)
     }

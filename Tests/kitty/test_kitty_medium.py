@@ -1,0 +1,77 @@
+"""Frames through shared memory or a temporary file when kitty runs on this machine, base64
+when ssh is in between (real kitty under Xvfb)."""
+import os, sys
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'pty'))
+from kittyharness import Display, Kitty, group_uploads  # noqa: E402
+from gifwriter import write_gif  # noqa: E402
+from test_kitty import COLORS, FRAME_MS, dominant, our_image, settled  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not all(map(__import__('shutil').which, ['Xvfb', 'kitty', 'import'])),
+                                reason='needs Xvfb, kitty and imagemagick (scripts/install-deps)')
+
+
+@pytest.fixture(scope='module')
+def display():
+    d = Display()
+    yield d
+    d.close()
+
+
+@pytest.fixture(scope='module')
+def gif(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp('medium') / 'rgb.gif')
+    write_gif(path, 16, 16, [[c] * 256 for c in COLORS], delay_cs=FRAME_MS // 10, loops=0)
+    return path
+
+
+def leftovers(tmpdir):
+    """Objects of ours kitty did not take (it deletes what it read)."""
+    names = [n for n in os.listdir('/dev/shm') if n.startswith('animplay-tty-graphics-protocol')]
+    return names + [n for n in os.listdir(tmpdir) if 'tty-graphics-protocol' in n]
+
+
+@pytest.mark.parametrize('medium,key', [('shm', 's'), ('file', 't')])
+def test_local_kitty_reads_frames_from_the_medium_colours_follow_once_per_frame(display, gif, tmp_path, medium, key):
+    k = Kitty(display, ['--graphics', 'kitty', '--loop', '2', gif],
+              env={'ANIMPLAY_KITTY_MEDIUM': medium, 'TMPDIR': str(tmp_path)})
+    try:
+        seen = []
+        def next_colour():
+            c = dominant(k.screen_colors(COLORS))
+            if c and (not seen or seen[-1] != c):
+                seen.append(c)
+            return len(seen) >= 4
+        k.wait_for(next_colour, timeout=30, what='the colours of four frames')
+        # Colour order follows the frames (red, green, blue, red...), from wherever it started.
+        start = COLORS.index(seen[0])
+        assert seen == [COLORS[(start + i) % 3] for i in range(len(seen))]
+        assert k.exit_status() == 0
+        cmds = settled(k, last_still=True)
+        probes = [c for c in cmds if c['action'] == 'q' and c['transmission_type'] == key]
+        assert probes, 'the medium was probed'
+        mine = [c for c in cmds if c['id'] == our_image(cmds)]
+        uploads = [c for c in mine if c['action'] in ('T', 'f')]
+        # Two plays, three frames: each uploaded once, through the medium, as raw RGBA.
+        assert [c['action'] for c in uploads] == ['T', 'f', 'f']
+        assert all(c['transmission_type'] == key and c['compressed'] == '\x00' for c in uploads)
+        assert cmds[-1]['transmission_type'] == key   # the last frame, printed after the restore
+        k.wait_for(lambda: not leftovers(str(tmp_path)), what='kitty to take every object')
+    finally:
+        k.close()
+
+
+def test_over_ssh_frames_go_inline_as_base64(display, gif, tmp_path):
+    k = Kitty(display, ['--graphics', 'kitty', '--loop', '1', gif],
+              env={'SSH_CONNECTION': '192.0.2.1 50000 192.0.2.2 22', 'TMPDIR': str(tmp_path)})
+    try:
+        assert k.exit_status() == 0
+        cmds = settled(k, last_still=True)
+        assert not [c for c in cmds if c['action'] == 'q' and c['transmission_type'] in ('s', 't')]
+        uploads = [c for c in cmds if c['action'] in ('T', 'f')]
+        assert len(uploads) == 4   # three frames, then the last one printed after the restore
+        assert all(c['transmission_type'] in ('d', '\x00') and c['compressed'] == 'z' for c in uploads)
+    finally:
+        k.close()

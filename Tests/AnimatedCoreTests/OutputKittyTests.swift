@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import AnimatedCore
 
@@ -7,6 +8,8 @@ import Testing
 /// and keeps images with their frames, the frame shown and the placements. Text bytes outside
 /// commands are collected (there should be none).
 struct MiniKitty {
+    /// Files and shared-memory objects read (and deleted) so far.
+    var objectsRead = 0
     struct Image {
         var width: Int, height: Int
         var frames: [[UInt8]]            // RGBA per frame, index 0 = frame 1 (root)
@@ -88,10 +91,30 @@ struct MiniKitty {
     }
 
     mutating func pixels(_ keys: [String: String], _ data: [UInt8]) -> [UInt8]? {
-        guard keys["f"] == "32", keys["o"] == "z", let w = Int(keys["s"] ?? ""), let h = Int(keys["v"] ?? ""),
-              let packed = Base64.decode(data), let rgba = Zlib.decompress(packed, limit: w * h * 4),
-              rgba.count == w * h * 4 else { errors.append("undecodable payload \(keys)"); return nil }
+        guard keys["f"] == "32", let w = Int(keys["s"] ?? ""), let h = Int(keys["v"] ?? ""),
+              let text = Base64.decode(data), let bytes = read(keys["t"] ?? "d", text) else {
+            errors.append("undecodable payload \(keys)"); return nil
+        }
+        // o=z: a zlib stream; else raw RGBA (allowed only for t=t/t=s: inline data is compressed).
+        let rgba = keys["o"] == "z" ? Zlib.decompress(bytes, limit: w * h * 4)
+            : (keys["t"] ?? "d") != "d" ? bytes : nil
+        guard let rgba, rgba.count == w * h * 4 else { errors.append("undecodable payload \(keys)"); return nil }
         return rgba
+    }
+
+    /// The data of a transmission, as kitty reads it: inline, or from the temporary file /
+    /// shared-memory object the payload names, which kitty then deletes.
+    mutating func read(_ medium: String, _ payload: [UInt8]) -> [UInt8]? {
+        guard medium != "d" else { return payload }
+        let name = String(decoding: payload, as: UTF8.self)
+        let path = medium == "s" ? "/dev/shm" + name : name
+        if medium == "t" && !name.contains("tty-graphics-protocol") { errors.append("temporary file kitty keeps: \(name)") }
+        guard medium == "t" || medium == "s", let data = FileManager.default.contents(atPath: path) else {
+            errors.append("unreadable \(medium) \(name)"); return nil
+        }
+        unlink(path)
+        objectsRead += 1
+        return Array(data)
     }
 
     mutating func execute(_ keys: [String: String], _ data: [UInt8]) {
@@ -226,6 +249,56 @@ func solidCanvas(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8)) -> Ca
         anim.delete(to: &out)
         term.feed(out)
         #expect(term.images.isEmpty)
+    }
+
+    @Test(arguments: [KittyMedium.sharedMemory, .file])
+    func framesThroughFileOrSharedMemoryReadBackEqualTheFrames(medium: KittyMedium) throws {
+        let size = RenderSize(width: 9, height: 5)
+        let canvases = (0..<3).map { noisyCanvas(9, 5, seed: UInt32(11 + $0)) }
+        let preparer = KittyFramePreparer(medium: medium)
+        let frames = canvases.enumerated().map { i, c in preparer.scale(c, index: i, to: size) }
+        let expected = canvases.enumerated().map { i, c in AreaAverageScaler().scale(c, index: i, to: size).pixels }
+        // Raw RGBA goes to the medium (no base64, no zlib: kitty reads it from memory).
+        #expect(frames.map(\.payload) == expected)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("animplay-medium-\(getpid())-\(medium.rawValue)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var graphics = KittyGraphics()
+        graphics.compressed = preparer.compress
+        var anim = KittyAnimation(id: 5, graphics: graphics, stager: KittyStager(medium: medium, directory: dir.path))
+        var term = MiniKitty()
+        for _ in 0..<2 {
+            for (i, f) in frames.enumerated() {
+                var out: [UInt8] = []
+                anim.show(f, cursor: [], to: &out)
+                term.feed(out)
+                #expect(term.shown(5) == expected[i])
+            }
+        }
+        #expect(term.errors.isEmpty, "\(term.errors)")
+        #expect(anim.uploads == 3 && term.objectsRead == 3)
+        #expect(term.commands.filter { $0["a"] == "T" || $0["a"] == "f" }.allSatisfy { $0["t"] == medium.rawValue && $0["o"] == nil })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
+    @Test func mediumIsChosenFromTheProbeAndNeverOverSSH() {
+        let both: [UInt32: String] = [KittyMedium.fileProbeID: "OK", KittyMedium.sharedMemoryProbeID: "OK"]
+        #expect(KittyMedium.choose(replies: both, env: [:]) == .sharedMemory)
+        #expect(KittyMedium.choose(replies: [KittyMedium.fileProbeID: "OK", KittyMedium.sharedMemoryProbeID: "EBADF:x"],
+                                   env: [:]) == .file)
+        #expect(KittyMedium.choose(replies: [KittyMedium.fileProbeID: "ENOENT:x"], env: [:]) == .direct)
+        #expect(KittyMedium.choose(replies: [:], env: [:]) == .direct)
+        for v in ["SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"] {
+            #expect(KittyMedium.choose(replies: both, env: [v: "x"]) == .direct)
+        }
+        // A probe transmits a 1×1 image through the medium and names the object it wrote.
+        let stager = KittyStager(medium: .sharedMemory)
+        let probe = stager.probe(id: KittyMedium.sharedMemoryProbeID)!
+        var term = MiniKitty()
+        term.feed(probe.query)
+        #expect(term.commands.first?["a"] == "q" && term.commands.first?["t"] == "s")
+        stager.remove(probe.name)
+        #expect(!FileManager.default.fileExists(atPath: "/dev/shm" + probe.name))
     }
 
     @Test func aNewSizeStartsTheImageAgain() {

@@ -27,9 +27,9 @@ def gif(tmp_path_factory):
     return path
 
 
-def leftovers(tmpdir):
-    """Objects of ours kitty did not take (it deletes what it read)."""
-    names = [n for n in os.listdir('/dev/shm') if n.startswith('animplay-tty-graphics-protocol')]
+def leftovers(pid, tmpdir):
+    """Objects this animplay wrote that kitty did not take (it deletes what it read)."""
+    names = [n for n in os.listdir('/dev/shm') if n.startswith(f'animplay-tty-graphics-protocol-{pid}-')]
     return names + [n for n in os.listdir(tmpdir) if 'tty-graphics-protocol' in n]
 
 
@@ -58,7 +58,8 @@ def test_local_kitty_reads_frames_from_the_medium_colours_follow_once_per_frame(
         assert [c['action'] for c in uploads] == ['T', 'f', 'f']
         assert all(c['transmission_type'] == key and c['compressed'] == '\x00' for c in uploads)
         assert cmds[-1]['transmission_type'] == key   # the last frame, printed after the restore
-        k.wait_for(lambda: not leftovers(str(tmp_path)), what='kitty to take every object')
+        pid = k.pid()
+        k.wait_for(lambda: not leftovers(pid, str(tmp_path)), what='kitty to take every object')
     finally:
         k.close()
 

@@ -5,19 +5,12 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'pty'))
-from kittyharness import Display, Kitty, group_uploads  # noqa: E402
+from kittyharness import Kitty  # noqa: E402
 from gifwriter import write_gif  # noqa: E402
-from test_kitty import COLORS, FRAME_MS, dominant, our_image, settled  # noqa: E402
+from test_kitty import COLORS, FRAME_MS, display, dominant, our_image, settled  # noqa: E402,F401 (display: the fixture)
 
 pytestmark = pytest.mark.skipif(not all(map(__import__('shutil').which, ['Xvfb', 'kitty', 'import'])),
                                 reason='needs Xvfb, kitty and imagemagick (scripts/install-deps)')
-
-
-@pytest.fixture(scope='module')
-def display():
-    d = Display()
-    yield d
-    d.close()
 
 
 @pytest.fixture(scope='module')

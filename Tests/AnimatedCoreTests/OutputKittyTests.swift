@@ -258,8 +258,9 @@ func solidCanvas(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8)) -> Ca
         let preparer = KittyFramePreparer(medium: medium)
         let frames = canvases.enumerated().map { i, c in preparer.scale(c, index: i, to: size) }
         let expected = canvases.enumerated().map { i, c in AreaAverageScaler().scale(c, index: i, to: size).pixels }
-        // Raw RGBA goes to the medium (no base64, no zlib: kitty reads it from memory).
-        #expect(frames.map(\.payload) == expected)
+        // The zlib stream goes to the medium as it is (no base64: kitty reads it from memory).
+        #expect(preparer.compress)
+        #expect(frames.map { Zlib.decompress($0.payload, limit: 9 * 5 * 4) } == expected)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("animplay-medium-\(getpid())-\(medium.rawValue)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -277,7 +278,7 @@ func solidCanvas(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8)) -> Ca
         }
         #expect(term.errors.isEmpty, "\(term.errors)")
         #expect(anim.uploads == 3 && term.objectsRead == 3)
-        #expect(term.commands.filter { $0["a"] == "T" || $0["a"] == "f" }.allSatisfy { $0["t"] == medium.rawValue && $0["o"] == nil })
+        #expect(term.commands.filter { $0["a"] == "T" || $0["a"] == "f" }.allSatisfy { $0["t"] == medium.rawValue && $0["o"] == "z" })
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 

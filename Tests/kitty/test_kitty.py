@@ -95,9 +95,8 @@ def test_three_plays_upload_each_frame_once_and_quit_leaves_the_last_frame(displ
         mine = [c for c in cmds if c['id'] == image]
         uploads = [c for c in mine if c['action'] in ('T', 'f')]
         assert [c['action'] for c in uploads] == ['T', 'f', 'f']
-        # Inline uploads are zlib-compressed; shared-memory/file ones (kitty is local) raw RGBA.
-        assert all(c['quiet'] == 1 and c['format'] == 32 and
-                   c['compressed'] == ('z' if c['transmission_type'] in ('d', '\x00') else '\x00') for c in uploads)
+        # Every upload is zlib-compressed, inline or through shared memory / a file (kitty is local).
+        assert all(c['quiet'] == 1 and c['format'] == 32 and c['compressed'] == 'z' for c in uploads)
         switches = [c['num_cells'] for c in mine if c['action'] == 'a']   # kitty prints c= as num_cells
         assert switches == [2, 3, 1, 2, 3, 1, 2, 3]
         # Exit: the animation image is deleted (all frames), the last frame printed as a still.
@@ -175,7 +174,10 @@ def test_inside_tmux_frames_reach_kitty_only_through_passthrough(display, anims,
     conf = tmp_path / 'tmux.conf'
     conf.write_text(f'set -g allow-passthrough {passthrough}\nset -g status off\n')
     sock = str(tmp_path / 'tmux.sock')
-    k = Kitty(display, ['--loop', '0', anims['gif']], inside=['tmux', '-S', sock, '-f', str(conf), 'new-session'])
+    # The probe's round ends at the outer terminal's DA1 through passthrough; a generous budget
+    # keeps a loaded machine from turning 'on' into 'no answer' (the budget is not under test).
+    k = Kitty(display, ['--loop', '0', anims['gif']], env={'ANIMPLAY_PROBE_MS': '2000'},
+              inside=['tmux', '-S', sock, '-f', str(conf), 'new-session'])
     try:
         pid = k.pid()
         if passthrough == 'on':

@@ -120,17 +120,18 @@ public struct KittyFramePreparer: FrameScaler {
     /// The payload is base64 text sent inline; else (`t=t`/`t=s` uploads) the bytes that are
     /// written to the file or shared memory, base64 being only for the name.
     public let inline: Bool
-    /// zlib-compress (`o=z`); else raw RGBA. Default: compress only inline payloads. Through
-    /// shared memory or a file raw RGBA measured faster (animplay's CPU for the 640×360×150
-    /// GIF in kitty: 0.36 s raw, 0.47 s zlib, 0.52 s base64+zlib) but the frame buffer then
-    /// holds raw frames (peak RSS 50 MB instead of 24 MB).
+    /// zlib-compress (`o=z`, the default); else raw RGBA. Through shared memory or a file raw
+    /// RGBA measured a little faster (animplay's CPU for the 640×360×150 GIF in kitty: 0.36 s
+    /// raw, 0.47 s zlib, 0.52 s base64+zlib), but the frame buffer then holds raw frames: peak
+    /// RSS 50 MB instead of 24 MB, and 1.4 MB frames no longer all fit the buffer, so later
+    /// plays prepare them again. Compressed frames keep memory bounded and small.
     public let compress: Bool
 
     public init(scaler: any FrameScaler = AreaAverageScaler(), level: Int32 = 1,
                 background: BackgroundMode = .terminal, medium: KittyMedium = .direct, compress: Bool? = nil) {
         self.scaler = scaler; self.level = level; self.background = background
         inline = medium == .direct
-        self.compress = compress ?? (medium == .direct)
+        self.compress = compress ?? true
     }
 
     public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {

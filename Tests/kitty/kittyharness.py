@@ -57,7 +57,49 @@ time.sleep(120)
 '''
 
 
-class Kitty:
+class WrappedTerminal:
+    """A terminal (`self.proc`, named `self.name`) running animplay through WRAPPER, which writes
+    animplay's pid to `self.pidfile` and its exit status to `self.rcfile`."""
+    name = 'terminal'
+
+    def wait_for(self, predicate, timeout=20, what='condition'):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            v = predicate()
+            if v:
+                return v
+            if self.proc.poll() is not None:
+                raise AssertionError(f'{self.name} exited while waiting for {what}')
+            time.sleep(0.02)
+        raise AssertionError(f'timed out waiting for {what}')
+
+    def pid(self):
+        return int(self.wait_for(lambda: os.path.exists(self.pidfile) and open(self.pidfile).read(), what='pid'))
+
+    def exited(self):
+        return os.path.exists(self.rcfile)
+
+    def exit_status(self, timeout=20):
+        return int(self.wait_for(lambda: os.path.exists(self.rcfile) and open(self.rcfile).read(),
+                                 timeout, what='animplay to exit'))
+
+
+def solid_animations(directory, colors, frame_ms):
+    """One solid 16x16 frame per colour, `frame_ms` each, looping forever, as GIF, APNG and WebP
+    (APNG and WebP made from the GIF by ffmpeg)."""
+    from gifwriter import write_gif
+    gif = os.path.join(directory, 'rgb.gif')
+    write_gif(gif, 16, 16, [[c] * 256 for c in colors], delay_cs=frame_ms // 10, loops=0)
+    apng, webp = os.path.join(directory, 'rgb.apng'), os.path.join(directory, 'rgb.webp')
+    subprocess.run(['ffmpeg', '-v', 'error', '-y', '-i', gif, '-plays', '0', '-f', 'apng', apng], check=True)
+    subprocess.run(['ffmpeg', '-v', 'error', '-y', '-i', gif, '-c:v', 'libwebp', '-lossless', '1',
+                    '-loop', '0', webp], check=True)
+    return {'gif': gif, 'apng': apng, 'webp': webp}
+
+
+class Kitty(WrappedTerminal):
+    name = 'kitty'
+
     def __init__(self, display, args, width=800, height=600, env=None, inside=()):
         self.dir = tempfile.mkdtemp(prefix='animplay-kitty-')
         self.pidfile = os.path.join(self.dir, 'pid')
@@ -78,24 +120,6 @@ class Kitty:
              '-o', 'allow_remote_control=yes', '--listen-on', f'unix:{self.sock}',
              '--dump-commands', '--'] + list(inside) + [sys.executable, wrapper, self.pidfile, self.rcfile, binary()] + args,
             stdout=self.dump, stderr=open(os.path.join(self.dir, 'stderr'), 'wb'), env=self.env, cwd=self.dir)
-
-    def wait_for(self, predicate, timeout=20, what='condition'):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            v = predicate()
-            if v:
-                return v
-            if self.proc.poll() is not None:
-                raise AssertionError(f'kitty exited while waiting for {what}')
-            time.sleep(0.02)
-        raise AssertionError(f'timed out waiting for {what}')
-
-    def pid(self):
-        return int(self.wait_for(lambda: os.path.exists(self.pidfile) and open(self.pidfile).read(), what='pid'))
-
-    def exit_status(self, timeout=20):
-        return int(self.wait_for(lambda: os.path.exists(self.rcfile) and open(self.rcfile).read(),
-                                 timeout, what='animplay to exit'))
 
     def kitty_cmd(self, *args):
         subprocess.run(['kitty', '@', '--to', f'unix:{self.sock}'] + list(args), env=self.env,

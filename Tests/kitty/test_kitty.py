@@ -4,7 +4,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'pty'))
-from kittyharness import Display, Kitty, group_uploads  # noqa: E402
+from kittyharness import Display, Kitty, group_uploads, solid_animations  # noqa: E402
 from gifwriter import write_gif  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not all(map(__import__('shutil').which, ['Xvfb', 'kitty', 'import', 'ffmpeg'])),
@@ -25,14 +25,7 @@ def display():
 @pytest.fixture(scope='module')
 def anims(tmp_path_factory):
     """The same three solid frames (red, green, blue, 400 ms each) as GIF, APNG and WebP."""
-    d = tmp_path_factory.mktemp('anims')
-    gif = str(d / 'rgb.gif')
-    write_gif(gif, 16, 16, [[c] * 256 for c in COLORS], delay_cs=FRAME_MS // 10, loops=0)
-    apng, webp = str(d / 'rgb.apng'), str(d / 'rgb.webp')
-    subprocess.run(['ffmpeg', '-v', 'error', '-y', '-i', gif, '-plays', '0', '-f', 'apng', apng], check=True)
-    subprocess.run(['ffmpeg', '-v', 'error', '-y', '-i', gif, '-c:v', 'libwebp', '-lossless', '1',
-                    '-loop', '0', webp], check=True)
-    return {'gif': gif, 'apng': apng, 'webp': webp}
+    return solid_animations(str(tmp_path_factory.mktemp('anims')), COLORS, FRAME_MS)
 
 
 def our_image(cmds):

@@ -12,11 +12,13 @@ import os, re, shutil, subprocess, sys, tempfile, time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'kitty'))
 sys.path.insert(0, os.path.join(HERE, '..', 'pty'))
-from kittyharness import Display, WRAPPER, SCREEN  # noqa: E402,F401
+from kittyharness import Display, WRAPPER, SCREEN, WrappedTerminal, solid_animations  # noqa: E402,F401
 from ptyharness import binary  # noqa: E402
 
 
-class XTerm:
+class XTerm(WrappedTerminal):
+    name = 'xterm'
+
     def __init__(self, display, args, geometry='80x24', env=None):
         self.dir = tempfile.mkdtemp(prefix='animplay-xterm-')
         self.pidfile = os.path.join(self.dir, 'pid')
@@ -38,26 +40,6 @@ class XTerm:
              f'exec "$0" "$@" 2>{self.stderr}', binary()] + args,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.env, cwd=self.dir)
 
-    def wait_for(self, predicate, timeout=20, what='condition'):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            v = predicate()
-            if v:
-                return v
-            if self.proc.poll() is not None:
-                raise AssertionError(f'xterm exited while waiting for {what}')
-            time.sleep(0.02)
-        raise AssertionError(f'timed out waiting for {what}')
-
-    def pid(self):
-        return int(self.wait_for(lambda: os.path.exists(self.pidfile) and open(self.pidfile).read(), what='pid'))
-
-    def exited(self):
-        return os.path.exists(self.rcfile)
-
-    def exit_status(self, timeout=20):
-        return int(self.wait_for(lambda: os.path.exists(self.rcfile) and open(self.rcfile).read(),
-                                 timeout, what='animplay to exit'))
 
     def errors(self):
         return open(self.stderr, 'rb').read().decode(errors='replace') if os.path.exists(self.stderr) else ''

@@ -7,7 +7,8 @@ import Darwin
 typealias ThreadHandle = pthread_t?
 #endif
 
-/// A joinable pthread running one closure: the frame buffer's producer.
+/// A pthread running one closure: the frame buffer's producer (joined), or a spool's reader
+/// (detached, see `DetachedThread`).
 ///
 /// The closure is `sending`: whatever it captures (the decoder, the compositor) belongs to the
 /// new thread alone, which is what lets non-Sendable decoders run off the display thread.
@@ -28,7 +29,9 @@ final class ProducerThread {
 
     /// Starts `body` on a new thread. A thread the system refuses (EAGAIN: thread or memory
     /// limits) is an `AnimatedError.Kind.system` error, not a fault of the image.
-    init(spawn: Spawn = { pthread_create($0, nil, $1, $2) }, _ body: sending @escaping () -> Void) throws(AnimatedError) {
+    /// `what` names the thread in the error.
+    init(spawn: Spawn = { pthread_create($0, nil, $1, $2) }, what: String = "decoding",
+         _ body: sending @escaping () -> Void) throws(AnimatedError) {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         #if canImport(Glibc)
         var t = pthread_t()
@@ -42,7 +45,7 @@ final class ProducerThread {
         }, context)
         guard rc == 0 else {
             Unmanaged<Body>.fromOpaque(context).release()
-            throw .system("cannot start the decoding thread: \(String(cString: strerror(rc)))")
+            throw .system("cannot start the \(what) thread: \(String(cString: strerror(rc)))")
         }
         #if canImport(Glibc)
         thread = t
@@ -56,6 +59,13 @@ final class ProducerThread {
         guard !joined else { return }
         joined = true
         pthread_join(thread, nil)
+    }
+
+    /// Lets the thread run on unjoined: the process may exit while it still blocks.
+    func detach() {
+        guard !joined else { return }
+        joined = true
+        pthread_detach(thread)
     }
 
     deinit { join() }

@@ -57,6 +57,12 @@ time.sleep(120)
 '''
 
 
+class TerminalDied(AssertionError):
+    """The terminal itself exited under a running test. The wrapper keeps the window open for two
+    minutes after animplay exits, so this is the terminal failing (a crash), not animplay exiting.
+    scripts/test reruns such a test once (`--only-rerun TerminalDied`); no other failure is rerun."""
+
+
 class WrappedTerminal:
     """A terminal (`self.proc`, named `self.name`) running animplay through WRAPPER, which writes
     animplay's pid to `self.pidfile` and its exit status to `self.rcfile`."""
@@ -69,9 +75,19 @@ class WrappedTerminal:
             if v:
                 return v
             if self.proc.poll() is not None:
-                raise AssertionError(f'{self.name} exited while waiting for {what}')
+                raise TerminalDied(f'{self.name} exited (status {self.proc.returncode}) while waiting for {what}'
+                                     f'{self.stderr_tail()}')
             time.sleep(0.02)
         raise AssertionError(f'timed out waiting for {what}')
+
+    def stderr_tail(self):
+        """The end of the terminal's stderr, for failure messages (empty when there is none)."""
+        path = getattr(self, 'stderr_path', None)
+        if not path or not os.path.exists(path):
+            return ''
+        with open(path, 'rb') as f:
+            tail = f.read()[-2000:].decode('utf-8', 'replace').strip()
+        return f'; its stderr ends:\n{tail}' if tail else ''
 
     def pid(self):
         return int(self.wait_for(lambda: os.path.exists(self.pidfile) and open(self.pidfile).read(), what='pid'))
@@ -105,6 +121,7 @@ class Kitty(WrappedTerminal):
         self.pidfile = os.path.join(self.dir, 'pid')
         self.rcfile = os.path.join(self.dir, 'rc')
         self.sock = os.path.join(self.dir, 'sock')
+        self.stderr_path = os.path.join(self.dir, 'stderr')
         # `inside`: a command line animplay runs in, within kitty (e.g. tmux new-session).
         self.dump = open(os.path.join(self.dir, 'dump'), 'wb')
         wrapper = os.path.join(self.dir, 'wrap.py')
@@ -119,7 +136,7 @@ class Kitty(WrappedTerminal):
              '-o', f'initial_window_height={height}', '-o', 'remember_window_size=no', '-o', 'sync_to_monitor=no',
              '-o', 'allow_remote_control=yes', '--listen-on', f'unix:{self.sock}',
              '--dump-commands', '--'] + list(inside) + [sys.executable, wrapper, self.pidfile, self.rcfile, binary()] + args,
-            stdout=self.dump, stderr=open(os.path.join(self.dir, 'stderr'), 'wb'), env=self.env, cwd=self.dir)
+            stdout=self.dump, stderr=open(self.stderr_path, 'wb'), env=self.env, cwd=self.dir)
 
     def kitty_cmd(self, *args):
         subprocess.run(['kitty', '@', '--to', f'unix:{self.sock}'] + list(args), env=self.env,

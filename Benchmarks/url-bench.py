@@ -3,13 +3,20 @@
 
 Serves Benchmarks/data (make-inputs.sh) with Tests/input/httpserver.py, rate-limited, and runs
 each command in a 120x40 pty through /work/shared/tools/ptyrun.py (or $PTYRUN). The first frame
-is when the output first holds 1000 24-bit colour changes (SGR 38;2 / 48;2: a 120x40 frame of
-half blocks needs thousands), whatever glyphs the program draws them with; wall, CPU and peak RSS are ptyrun's. Each command is cut off at
---timeout seconds (the animation would otherwise loop forever).
+is on screen when half of the 120x40 cells show a 24-bit colour (the output is replayed through
+pyte, chunk by chunk as ptyrun timed it), whatever glyphs the program draws them with: a whole
+picture, not its first rows, and not the second frame either (runs of one colour make a frame of
+the test GIF cost fewer colour changes than a count would need). Wall, CPU and peak RSS are
+ptyrun's. Each command is cut off at --timeout seconds (the animation would otherwise loop forever).
 
-usage: Benchmarks/url-bench.py [--rate BYTES/S] [--timeout S] [--bin PATH]
+The cache runs (second run: the server sent no max-age, so the entry is revalidated, 304;
+fresh: the server sent max-age=600) and the
+same file from disk are repeated --repeat times and reported as median (min-max).
+
+usage: Benchmarks/url-bench.py [--rate BYTES/S] [--timeout S] [--bin PATH] [--repeat N] [--only-cache]
 """
-import argparse, json, os, re, shutil, subprocess, sys, tempfile
+import argparse, json, os, re, shutil, statistics, subprocess, sys, tempfile
+import pyte
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'Tests', 'input'))
 from httpserver import Server
@@ -18,28 +25,35 @@ ap = argparse.ArgumentParser()
 ap.add_argument('--rate', type=int, default=250_000)
 ap.add_argument('--timeout', type=float, default=15)
 ap.add_argument('--bin', default=os.path.join(HERE, '..', '.build', 'release', 'animplay'))
+ap.add_argument('--repeat', type=int, default=5)
+ap.add_argument('--only-cache', action='store_true', help='skip timg, chafa and the large file')
 a = ap.parse_args()
 PTYRUN = os.environ.get('PTYRUN', '/work/shared/tools/ptyrun.py')
-COLOUR = re.compile(rb'[34]8;2;')
+COLS, ROWS = 120, 40
 
 
 def first_frame(save, times):
+    """Seconds until half of the screen's cells show a 24-bit colour."""
     data = open(save, 'rb').read()
-    marks = [m.end() for m in COLOUR.finditer(data)]
-    if len(marks) < 1000:
-        return None
-    need = marks[999]
+    screen = pyte.Screen(COLS, ROWS)
+    stream = pyte.ByteStream(screen)
+    at = 0
     for line in open(times):
         t, n = line.split()
-        if int(n) >= need:
+        n = int(n)
+        stream.feed(data[at:n]); at = n
+        painted = sum(1 for y in range(ROWS) for ch in screen.buffer[y].values()
+                      if len(ch.bg) == 6 or len(ch.fg) == 6)
+        if painted * 2 >= COLS * ROWS:
             return float(t)
     return None
 
 
-def bench(name, cmd, env=None, timeout=None):
+def bench(name, cmd, env=None, timeout=None, quiet=False):
     tmp = tempfile.mkdtemp(prefix='urlbench-')
     save, times = os.path.join(tmp, 'out'), os.path.join(tmp, 'times')
-    args = [sys.executable, PTYRUN, '--timeout', str(timeout or a.timeout), '--save', save, '--times', times]
+    args = [sys.executable, PTYRUN, '--cols', str(COLS), '--rows', str(ROWS),
+            '--timeout', str(timeout or a.timeout), '--save', save, '--times', times]
     for k, v in (env or {}).items():
         args += ['--env', f'{k}={v}']
     r = subprocess.run(args + ['--'] + cmd, capture_output=True, text=True)
@@ -47,8 +61,25 @@ def bench(name, cmd, env=None, timeout=None):
     rep['first_frame_s'] = first_frame(save, times)
     rep['name'] = name
     shutil.rmtree(tmp, ignore_errors=True)
-    print(json.dumps(rep), flush=True)
+    if not quiet:
+        print(json.dumps(rep), flush=True)
     return rep
+
+
+def repeated(name, cmd, env=None, before=None):
+    """`cmd` --repeat times (`before` runs first each time): first frame median (min-max)."""
+    reps = []
+    for _ in range(a.repeat):
+        if before:
+            before()
+        reps.append(bench(name, cmd, env, timeout=3, quiet=True))
+    ff = sorted(r['first_frame_s'] for r in reps if r['first_frame_s'] is not None)
+    out = {'name': name, 'runs': len(reps), 'first_frame_s_median': statistics.median(ff) if ff else None,
+           'first_frame_s_min': ff[0] if ff else None, 'first_frame_s_max': ff[-1] if ff else None,
+           'cpu_median': statistics.median(r['cpu'] for r in reps),
+           'maxrss_mb_median': statistics.median(r['maxrss_mb'] for r in reps)}
+    print(json.dumps(out), flush=True)
+    return out
 
 
 data = os.path.join(HERE, 'data')
@@ -63,9 +94,17 @@ url = server.url(f'/f/{medium}?rate={a.rate}')
 try:
     bench('animplay (first run, download)', [a.bin, url, '--loop', '1'], env, timeout=30)
     n = len(server.requests)
-    bench('animplay (second run, cache)', [a.bin, url, '--loop', '1'], env, timeout=30)
+    repeated('animplay (second run, cache: stale entry, revalidated with a 304)', [a.bin, url, '--loop', '1'], env)
     second = server.requests[n:]
-    print(json.dumps({'second_run_requests': [(r['status'], r['sent']) for r in second]}))
+    print(json.dumps({'second_run_requests': sorted({(r['status'], r['sent']) for r in second})}))
+    furl = server.url(f'/f/{medium}?rate={a.rate}&maxage=600')
+    bench('animplay (first run, max-age=600)', [a.bin, furl, '--loop', '1'], env, timeout=30, quiet=True)
+    n = len(server.requests)
+    repeated('animplay (second run, cache: fresh entry, max-age)', [a.bin, furl, '--loop', '1'], env)
+    print(json.dumps({'fresh_run_requests': len(server.requests) - n}))
+    repeated('animplay FILE (the same GIF on disk)', [a.bin, os.path.join(data, medium), '--loop', '1'])
+    if a.only_cache:
+        sys.exit(0)
     if shutil.which('timg'):
         bench('timg URL', ['timg', url])
     if shutil.which('chafa') and shutil.which('curl'):

@@ -15,7 +15,9 @@
 typedef size_t (*animplay_curl_data_cb)(char *ptr, size_t size, size_t nmemb, void *user);
 
 /// libcurl's handle from dlopen, or NULL when it is not installed. The first call comes from
-/// the thread that starts a download, before any transfer thread exists.
+/// the initialisation of HTTPDownload's `curlReady` (a Swift global, initialised once under a
+/// lock), on the thread that starts the first download (the main thread, or a background
+/// revalidation's), before any transfer thread exists.
 static inline void *animplay_curl_library(void) {
     static void *lib;
     if (!lib) lib = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);

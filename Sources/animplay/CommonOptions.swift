@@ -94,9 +94,9 @@ struct SourceOptions: ParsableArguments {
 
     /// Opens the source as a decoder (streams read to their end).
     func open(_ decode: DecodeOptionGroup) throws(CLIFailure) -> any AnimationDecoder {
-        let (decoder, spool) = try open(decode, progressive: false)
-        warnIfEndedEarly(spool)
-        return decoder
+        let opened = try open(decode, progressive: false)
+        warnIfEndedEarly(opened.spool)
+        return opened.decoder
     }
 
     /// One warning line if a stream ended with an error after some bytes (they are shown).
@@ -104,18 +104,40 @@ struct SourceOptions: ParsableArguments {
         if let note = InputSource.earlyEnd(spool) { StandardError.write("animplay: \(displayName): warning: \(note)\n") }
     }
 
+    /// After playing a cached copy revalidated in the background: one line if the server has
+    /// a newer version or could not confirm the copy. Waits up to 2 s for the answer (a 304
+    /// takes one round trip); without one by then, nothing is known and nothing is said.
+    func reportRevalidation(_ revalidation: BackgroundRevalidation?) {
+        guard let revalidation else { return }
+        let line: String
+        switch revalidation.wait(seconds: 2) {
+        case .pending, .notModified: return
+        case .newVersionArriving:
+            line = "note: played the cached copy; the server has a newer version, which had not finished arriving (the next run downloads it)"
+        case .newVersionStored:
+            line = "note: played the cached copy; the server has a newer version, now cached for the next run"
+        case .newVersionNotCached:
+            line = "note: played the cached copy; the server has a newer version, which it does not let be cached (the next run downloads it)"
+        case .unreachable(let why):
+            line = "warning: server unreachable (\(why)); played the cached copy"
+        case .failed(let why):
+            line = "warning: could not revalidate the cached copy (\(why)); played it anyway"
+        }
+        StandardError.write("animplay: \(displayName): \(line)\n")
+    }
+
     /// Opens the source as a decoder; with `progressive`, a stream may still be arriving (its
-    /// spool is returned).
-    func open(_ decode: DecodeOptionGroup, progressive: Bool) throws(CLIFailure) -> (any AnimationDecoder, SpoolBuffer?) {
+    /// spool is returned), and a cached copy may be revalidated in the background.
+    func open(_ decode: DecodeOptionGroup, progressive: Bool) throws(CLIFailure) -> OpenedInput {
         let options = decode.decodeOptions
         let first = files[0]
         do {
             if files.count > 1 || ImageFolder.isDirectory(first) {
                 if isSheet { throw CLIFailure(file: first, message: "--sprite and --atlas take an image, not a folder", code: 64) }
                 let delay = delayMs ?? SpriteSheetSpec.defaultDelayMs
-                return files.count > 1
-                    ? (try FrameSequenceDecoder(files: files, delayMs: delay, frameLimit: frames, options: options), nil)
-                    : (try FrameSequenceDecoder(folder: first, delayMs: delay, frameLimit: frames, options: options), nil)
+                return OpenedInput(files.count > 1
+                    ? try FrameSequenceDecoder(files: files, delayMs: delay, frameLimit: frames, options: options)
+                    : try FrameSequenceDecoder(folder: first, delayMs: delay, frameLimit: frames, options: options))
             }
             if !isSheet {
                 if fps != nil || delay != nil || frames != nil {
@@ -133,7 +155,7 @@ struct SourceOptions: ParsableArguments {
                 }
             }
             let spec = SpriteSheetSpec(layout: layout, frameLimit: frames, delayMs: delayMs)
-            return (try SpriteSheetDecoder(path: first, spec: spec, options: options), nil)
+            return OpenedInput(try SpriteSheetDecoder(path: first, spec: spec, options: options))
         } catch let failure as CLIFailure {
             throw failure
         } catch {

@@ -3,6 +3,20 @@ import AnimatedCore
 import Glibc
 #endif
 
+/// An input opened for decoding: the decoder, the spool it reads while the bytes are still
+/// arriving, and the revalidation of a cached copy still running in the background.
+struct OpenedInput {
+    var decoder: any AnimationDecoder
+    var spool: SpoolBuffer?
+    var revalidation: BackgroundRevalidation?
+
+    init(_ decoder: any AnimationDecoder, spool: SpoolBuffer? = nil, revalidation: BackgroundRevalidation? = nil) {
+        self.decoder = decoder
+        self.spool = spool
+        self.revalidation = revalidation
+    }
+}
+
 /// Where the bytes of one animation come from: a regular file (read in place), or a stream
 /// spooled as it arrives (standard input, a FIFO or process substitution, later a URL).
 enum InputSource {
@@ -13,7 +27,7 @@ enum InputSource {
     /// then an animation opens as soon as its first frame is in, on a source that keeps growing (the
     /// spool is returned so that the player can follow it). A still PNG waits for the end.
     static func open(_ name: String, options: DecodeOptions, network: NetworkOptions,
-                     progressive: Bool) throws(AnimatedError) -> (any AnimationDecoder, SpoolBuffer?) {
+                     progressive: Bool) throws(AnimatedError) -> OpenedInput {
         if HTTPDownload.isURL(name) {
             return try openURL(name, options: options, network: network, progressive: progressive)
         }
@@ -24,9 +38,9 @@ enum InputSource {
             throw .unreadable("standard input is a terminal: pipe an image into animplay (cat x.gif | animplay -) or name a file")
         }
         guard let spool = try SpoolReader.openStream(path: name) else {
-            return (try AnimationLoader.open(ByteSource(path: name), options: options), nil)
+            return OpenedInput(try AnimationLoader.open(ByteSource(path: name), options: options))
         }
-        return (try open(spool: spool, options: options, progressive: progressive), spool)
+        return OpenedInput(try open(spool: spool, options: options, progressive: progressive), spool: spool)
     }
 
     /// A decoder on a spool that is being filled (see `open`).
@@ -59,14 +73,27 @@ enum InputSource {
     /// Opens `url` from the cache when it is fresh or the server says it has not changed (or
     /// cannot be reached); otherwise downloads it into a spool, opened like a stream, and
     /// stores it in the cache once complete.
+    ///
+    /// To play (`progressive`), a stale entry that has a validator and whose server does not
+    /// forbid it (must-revalidate, no-cache) opens at once and is revalidated in the background
+    /// (`BackgroundRevalidation`: this run plays the cached copy even if the server has a newer
+    /// one, which is stored for the next run and reported at the end). `info` and `dump`
+    /// revalidate first: what they print must describe the current version.
     static func openURL(_ url: String, options: DecodeOptions, network: NetworkOptions,
-                        progressive: Bool) throws(AnimatedError) -> (any AnimationDecoder, SpoolBuffer?) {
+                        progressive: Bool) throws(AnimatedError) -> OpenedInput {
         let cache = network.noCache ? nil : HTTPCache.defaultDirectory().map {
             HTTPCache(directory: $0, maxBytes: network.cacheMaxMb << 20)
         }
         let hit = network.refresh ? nil : cache?.lookup(url)
         if let hit, hit.metadata.isFresh(now: time(nil)) {
-            return (try AnimationLoader.open(hit.source, options: options), nil)
+            return OpenedInput(try AnimationLoader.open(hit.source, options: options))
+        }
+        if progressive, let hit, let cache, hit.metadata.hasValidator, !hit.metadata.mustRevalidate {
+            let body = try hit.source.duplicate()
+            let decoder = try AnimationLoader.open(hit.source, options: options)
+            let revalidation = try BackgroundRevalidation(url: url, metadata: hit.metadata, body: body,
+                                                          cache: cache, options: network.downloadOptions)
+            return OpenedInput(decoder, revalidation: revalidation)
         }
         var request = network.downloadOptions
         if let hit {
@@ -82,16 +109,17 @@ enum InputSource {
         case .failed(let reason, let status):
             if let hit, status == nil {
                 StandardError.write("animplay: \(url): warning: server unreachable (\(reason)); playing the cached copy\n")
-                return (try AnimationLoader.open(hit.source, options: options), nil)
+                return OpenedInput(try AnimationLoader.open(hit.source, options: options))
             }
             throw .network(reason)
         case .notModified(let response):
             guard let hit else { throw .network("the server answered 304 Not Modified to an unconditional request") }
             cache?.revalidated(hit, response: response)
-            return (try AnimationLoader.open(hit.source, options: options), nil)
+            return OpenedInput(try AnimationLoader.open(hit.source, options: options))
         case .body(let response):
             do {
-                return (try open(spool: download.spool, options: options, progressive: progressive), download.spool)
+                return OpenedInput(try open(spool: download.spool, options: options, progressive: progressive),
+                                   spool: download.spool)
             } catch {
                 let end = download.spool.progress
                 // A transfer that failed explains a decoding failure better than the decoder.

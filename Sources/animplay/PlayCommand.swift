@@ -91,7 +91,8 @@ struct Play: ParsableCommand {
                 }
                 close(tty)
             }
-            let (decoder, spool) = try source.open(decodeOptions, progressive: true)
+            let opened = try source.open(decodeOptions, progressive: true)
+            let (decoder, spool, revalidation) = (opened.decoder, opened.spool, opened.revalidation)
             // Never write escape sequences anywhere but a terminal.
             guard isatty(1) != 0 else {
                 throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump \(source.displayName) -o DIR`", code: 1)
@@ -102,6 +103,7 @@ struct Play: ParsableCommand {
                 try play(decoder, spool: spool)
             }
             source.warnIfEndedEarly(spool)
+            source.reportRevalidation(revalidation)
             if let p = spool?.progress, p.fatal, let why = p.failure {
                 throw CLIFailure(file: source.displayName, error: AnimatedError.network(why))
             }

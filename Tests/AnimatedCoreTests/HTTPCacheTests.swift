@@ -77,6 +77,42 @@ import Glibc
         #expect(again.metadata.etag == "\"v2\"" && again.metadata.maxAge == 30)
     }
 
+    @Test func noStoreResponseRemovesTheOlderEntry() throws {
+        let cache = HTTPCache(directory: tempDir())
+        let url = "http://127.0.0.1:1/ns-\(getpid()).gif"
+        #expect(cache.store(url: url, response: response(url), spool: try spool([1, 2, 3])))
+        #expect(cache.lookup(url) != nil)
+        // The server's newer answer says no-store: the old copy is no longer current either.
+        #expect(!cache.store(url: url, response: response(url, etag: "\"v2\"", cc: "no-store"), spool: try spool([4, 5])))
+        #expect(cache.lookup(url) == nil)
+    }
+
+    @Test func whatMayBeShownStaleWhileRevalidating() {
+        func meta(_ cc: String?, etag: String? = "\"e\"", lastModified: String? = nil) -> CacheMetadata {
+            CacheMetadata(url: "u", etag: etag, lastModified: lastModified, cacheControl: cc, contentType: nil,
+                          size: 0, hash: 0, storedAt: 0)
+        }
+        #expect(!meta(nil).mustRevalidate && !meta("max-age=60").mustRevalidate)
+        #expect(meta("no-cache").mustRevalidate && meta("max-age=60, must-revalidate").mustRevalidate)
+        #expect(meta("Proxy-Revalidate").mustRevalidate)
+        #expect(meta(nil).hasValidator && meta(nil, etag: nil, lastModified: "Mon, 23 Nov 2026 10:00:00 GMT").hasValidator)
+        #expect(!meta(nil, etag: nil).hasValidator)
+    }
+
+    @Test func aDuplicateReadsTheSameBodyIndependently() throws {
+        let cache = HTTPCache(directory: tempDir())
+        let body = SpoolBufferTests.pattern(70_000, seed: 4)
+        let url = "http://127.0.0.1:1/dup-\(getpid()).gif"
+        cache.store(url: url, response: response(url), spool: try spool(body))
+        HTTPCache.forget(url)           // from disk: a file source
+        let hit = try #require(cache.lookup(url))
+        let copy = try hit.source.duplicate()
+        #expect(try copy.allBytes() == body)
+        #expect(try hit.source.bytes(at: 60_000, length: 10) == Array(body[60_000..<60_010]))
+        let inMemory = ByteSource(bytes: body)
+        #expect(try inMemory.duplicate().allBytes() == body)
+    }
+
     @Test func leastRecentlyUsedGoesFirstPastTheCap() throws {
         let cache = HTTPCache(directory: tempDir(), maxBytes: 250_000)
         let urls = (0..<3).map { "http://127.0.0.1:1/lru-\(getpid())-\($0).gif" }

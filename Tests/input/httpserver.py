@@ -1,13 +1,15 @@
 """A small HTTP/1.1 server for the URL tests, on 127.0.0.1 with a port the OS chooses.
 
 Routes (query parameters in brackets):
-  /f/NAME [rate=B/s] [chunked=1] [drop=N] [gate=1] [gzip=1] [maxage=S] [nostore=1] [type=T]
+  /f/NAME [rate=B/s] [chunked=1] [drop=N] [gate=1] [gzip=1] [maxage=S] [nostore=1]
+         [mustrevalidate=1] [type=T]
       a file from the server's directory; rate limits the body; drop closes the connection
       after N body bytes; gate pauses after the first half of the body until `release()`.
       ETag and Last-Modified are sent; If-None-Match / If-Modified-Since give 304 (no body).
   /redirect?to=URL, /loop (redirects to itself), /status/CODE, /html, /stall (headers, a few
       bytes, then nothing), /huge (announces 1 GB), /endless (chunked, never ends).
 Every request is logged in `requests` (path, status, body bytes sent, request headers).
+With `hold_304` set, a 304 waits until `release_304()`; `holding_304` is set while it waits.
 """
 import email.utils, gzip, hashlib, os, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,6 +24,9 @@ class Server:
         self.lock = threading.Lock()
         self.stop_event = threading.Event()
         self.sending = 0            # body bytes sent so far by the latest /f/ response
+        self.hold_304 = False
+        self.holding_304 = threading.Event()
+        self.gate_304 = threading.Event()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -45,9 +50,13 @@ class Server:
     def release(self):
         self.gate.set()
 
+    def release_304(self):
+        self.gate_304.set()
+
     def close(self):
         self.stop_event.set()
         self.gate.set()
+        self.gate_304.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -119,10 +128,14 @@ class Server:
         cache = []
         if 'maxage' in q: cache.append('max-age=' + q['maxage'])
         if 'nostore' in q: cache.append('no-store')
+        if 'mustrevalidate' in q: cache.append('must-revalidate')
         common = {'ETag': etag, 'Last-Modified': mtime}
         if cache: common['Cache-Control'] = ', '.join(cache)
         inm, ims = h.headers.get('If-None-Match'), h.headers.get('If-Modified-Since')
         if (inm and inm == etag) or (not inm and ims and ims == mtime):
+            if self.hold_304:
+                self.holding_304.set()
+                self.gate_304.wait(60)
             h.send_response(304)
             for k, v in common.items():
                 h.send_header(k, v)

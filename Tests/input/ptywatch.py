@@ -6,7 +6,8 @@ import pyte
 import ptyharness as h
 
 
-def run(args, watch=None, cols=80, rows=24, env=None, timeout=60, stdin=None):
+def run(args, watch=None, cols=80, rows=24, env=None, timeout=60, stdin=None, started=None):
+    """`started(proc)` is called once the process runs (to look at it from outside)."""
     e = dict(os.environ, TERM='xterm-256color', COLORTERM='truecolor', LANG='C.UTF-8')
     e.pop('LINES', None); e.pop('COLUMNS', None)
     e.update(env or {})
@@ -16,6 +17,8 @@ def run(args, watch=None, cols=80, rows=24, env=None, timeout=60, stdin=None):
     proc = subprocess.Popen([h.binary()] + list(args), stdin=slave if stdin is None else stdin,
                             stdout=slave, stderr=slave, env=e, start_new_session=True,
                             preexec_fn=lambda: fcntl.ioctl(1, termios.TIOCSCTTY, 0))
+    if started:
+        started(proc)
     screen = h.AltScreen(cols, rows)
     stream = pyte.ByteStream(screen)
     out = bytearray()

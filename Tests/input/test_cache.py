@@ -1,8 +1,9 @@
 """The download cache against real servers on 127.0.0.1: our own (httpserver.py) and nginx
 from Debian (real ETag / Last-Modified / gzip). Each test has its own XDG_CACHE_HOME."""
-import glob, os, shutil, signal, socket, subprocess, tempfile, time
+import glob, os, shutil, signal, socket, subprocess, tempfile, threading, time
 import pytest
 import ptyharness as h
+import ptywatch
 from gifwriter import write_gif
 from httpserver import Server
 
@@ -215,3 +216,132 @@ def test_nginx_gzip_etag_and_304(nginx, env):
     [entry] = entries(env)
     head = open(entry, 'rb').read(400)
     assert b'\netag "' in head and b'\nlast-modified ' in head
+
+
+# --- playing from the cache: at once, revalidated in the background -------------------------
+
+def painted(screen):
+    return ptywatch.colours_on(screen) & {RED, BLUE, GREEN}
+
+
+def xdg(env):
+    return {'XDG_CACHE_HOME': env['XDG_CACHE_HOME']}
+
+
+def body_of(entry):
+    data = open(entry, 'rb').read()
+    return data[data.index(b'\n\n') + 2:]
+
+
+def test_fresh_entry_plays_without_libcurl_or_a_request(server, env):
+    url = server.url('/f/two.gif?maxage=600')
+    assert run(['info', url], env).returncode == 0
+    procs, seen = [], []
+
+    def watch(screen, master):
+        if not seen and painted(screen):
+            maps = open(f'/proc/{procs[0].pid}/maps').read()
+            seen.append(('libcurl' in maps, len(server.requests)))
+            os.write(master, b'q')
+    res = ptywatch.run([url, '--loop', '0'], watch=watch, env=xdg(env), started=procs.append, timeout=40)
+    assert seen == [(False, 1)]             # on screen: libcurl never loaded, no second request
+    assert res.status == 0, res.output[-300:]
+    assert len(server.requests) == 1
+
+
+def test_stale_entry_plays_while_the_server_holds_the_304(server, env):
+    url = server.url('/f/two.gif')          # no max-age: every later run revalidates
+    assert run(['info', url], env).returncode == 0
+    [entry] = entries(env)
+    first_inode = os.stat(entry).st_ino
+    server.hold_304 = True
+    state = {}
+
+    def revalidation_stored():
+        return (len(server.requests) == 2 and server.requests[1]['status'] == 304
+                and os.path.exists(entry) and os.stat(entry).st_ino != first_inode)
+
+    def watch(screen, master):
+        if 'frame' not in state and painted(screen):
+            state['frame'] = len(server.requests)   # no 304 can have been sent: it is held
+            server.release_304()
+        elif 'frame' in state and 'quit' not in state and revalidation_stored():
+            state['quit'] = True
+            os.write(master, b'q')                  # still playing when the entry was rewritten
+    res = ptywatch.run([url, '--loop', '0'], watch=watch, env=xdg(env), timeout=40)
+    assert state.get('frame') == 1, 'first frame not shown while the 304 was held'
+    assert state.get('quit'), 'the revalidation was not stored while playing'
+    assert server.holding_304.is_set()
+    assert res.status == 0 and b'warning:' not in res.output and b'note:' not in res.output
+    assert server.requests[1]['headers'].get('If-None-Match', '').startswith('"')
+    assert body_of(entry) == open(os.path.join(server.root, 'two.gif'), 'rb').read()
+
+
+def test_newer_version_found_while_playing_is_cached_for_the_next_run(server, env, root):
+    path = os.path.join(root, 'changing.gif')
+    write_gif(path, 40, 20, [[RED] * 800, [RED] * 800], delay_cs=5, loops=0)
+    try:
+        url = server.url('/f/changing.gif')
+        assert run(['info', url], env).returncode == 0
+        [entry] = entries(env)
+        write_gif(path, 40, 20, [[GREEN] * 800, [GREEN] * 800], delay_cs=5, loops=0)
+        new = open(path, 'rb').read()
+        seen, state = set(), {}
+
+        def watch(screen, master):
+            seen.update(painted(screen))
+            if seen and 'quit' not in state and os.path.exists(entry) and body_of(entry) == new:
+                state['quit'] = True
+                os.write(master, b'q')
+        res = ptywatch.run([url, '--loop', '0'], watch=watch, env=xdg(env), timeout=40)
+        # This run played the copy it started with; the new version was stored meanwhile.
+        assert state.get('quit') and seen == {RED}, seen
+        assert res.status == 0, res.output[-300:]
+        assert b'the server has a newer version, now cached for the next run' in res.output
+        assert [r['status'] for r in server.requests] == [200, 200]
+        # The next run plays the new version (revalidated: 304).
+        first = []
+
+        def watch2(screen, master):
+            if not first and painted(screen):
+                first.append(painted(screen))
+                os.write(master, b'q')
+        res = ptywatch.run([url, '--loop', '0'], watch=watch2, env=xdg(env), timeout=40)
+        assert first == [{GREEN}] and res.status == 0
+    finally:
+        os.unlink(path)
+
+
+def test_unreachable_server_while_playing_a_stale_copy(root, env):
+    s = Server(root)
+    url = s.url('/f/two.gif')
+    assert run(['info', url], env).returncode == 0
+    s.close()
+    res = ptywatch.run([url, '--loop', '1'], env=xdg(env), timeout=40)
+    assert res.status == 0, res.output[-300:]
+    assert RED in ptywatch.colours_on(res.screen) or BLUE in ptywatch.colours_on(res.screen)
+    assert b'warning: server unreachable' in res.output and b'played the cached copy' in res.output
+
+
+def test_must_revalidate_entry_waits_for_the_304(server, env):
+    # The server forbids showing a stale copy unconfirmed: the first frame waits for the 304.
+    url = server.url('/f/two.gif?mustrevalidate=1')
+    assert run(['info', url], env).returncode == 0
+    server.hold_304 = True
+    seen, before_release = [], []
+
+    def release_when_held():
+        if server.holding_304.wait(30):
+            before_release.append(bool(seen))
+        server.release_304()
+    t = threading.Thread(target=release_when_held)
+    t.start()
+
+    def watch(screen, master):
+        if not seen and painted(screen):
+            seen.append(True)
+            os.write(master, b'q')
+    res = ptywatch.run([url, '--loop', '0'], watch=watch, env=xdg(env), timeout=40)
+    t.join()
+    assert before_release == [False]        # held: nothing was on screen
+    assert seen and res.status == 0

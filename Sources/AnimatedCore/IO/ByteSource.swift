@@ -75,6 +75,22 @@ public final class ByteSource {
         }
     }
 
+    /// A second, independent reader of the same bytes (for another thread): a file is opened
+    /// again through a duplicated descriptor, memory is copied, a spool is shared.
+    public func duplicate() throws(AnimatedError) -> sending ByteSource {
+        switch storage {
+        case .file(let fd, let base):
+            let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+            guard copy >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+            return ByteSource(fd: copy, offset: base, count: count, name: name)
+        case .memory(let buf):
+            let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buf[..<count]))
+            return ByteSource(bytes: bytes, name: name)
+        case .spool(let s):
+            return ByteSource(spool: s)
+        }
+    }
+
     /// The spool behind this source, if any.
     public var spool: SpoolBuffer? {
         if case .spool(let s) = storage { return s }

@@ -21,6 +21,13 @@ public struct CacheMetadata: Sendable, Equatable {
     public var maxAge: Int? { (directive("max-age") ?? nil).flatMap { Int($0) } }
     public var noStore: Bool { directive("no-store") != nil }
     public var noCache: Bool { directive("no-cache") != nil }
+    /// The server forbids showing a stale copy before it has confirmed it (no-cache,
+    /// must-revalidate, proxy-revalidate).
+    public var mustRevalidate: Bool {
+        noCache || directive("must-revalidate") != nil || directive("proxy-revalidate") != nil
+    }
+    /// It can be revalidated (an ETag or a Last-Modified to send back).
+    public var hasValidator: Bool { etag != nil || lastModified != nil }
 
     /// Usable without asking the server.
     public func isFresh(now: Int) -> Bool {
@@ -163,15 +170,21 @@ public final class HTTPCache: Sendable {
 
     // MARK: writing
 
-    /// Stores the finished download in `spool` for `url` (unless the response says no-store).
-    public func store(url: String, response: HTTPResponse, spool: SpoolBuffer) {
+    /// Stores the finished download in `spool` for `url`; true if it was. A response that
+    /// says no-store, or larger than the cache, is not stored and removes an older entry (which
+    /// it replaces: that one is no longer current).
+    @discardableResult
+    public func store(url: String, response: HTTPResponse, spool: SpoolBuffer) -> Bool {
         var meta = CacheMetadata(url: url, etag: response.etag, lastModified: response.lastModified,
                                  cacheControl: response.cacheControl, contentType: response.contentType,
                                  size: spool.progress.count, hash: 0, storedAt: time(nil))
-        if meta.noStore { return }
-        guard meta.size <= maxBytes, ensureDirectories() else { return }
+        guard !meta.noStore, meta.size <= maxBytes else {
+            if access(path(for: url), F_OK) == 0 { remove(url) }
+            return false
+        }
+        guard ensureDirectories() else { return false }
         let size = meta.size
-        _ = write(&meta) { fd, offset in
+        return write(&meta) { fd, offset in
             var h = Self.fnvBasis
             var at = 0
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
@@ -189,13 +202,18 @@ public final class HTTPCache: Sendable {
 
     /// After a 304: the same bytes, fresh headers and time (rewritten and renamed like a store).
     public func revalidated(_ hit: Hit, response: HTTPResponse) {
-        var meta = hit.metadata
+        revalidated(hit.metadata, body: hit.source, response: response)
+    }
+
+    /// After a 304 to a request made with `metadata`'s validators: its body (read from `source`,
+    /// which this call must be the only one reading) with fresh headers and time.
+    public func revalidated(_ metadata: CacheMetadata, body source: ByteSource, response: HTTPResponse) {
+        var meta = metadata
         meta.storedAt = time(nil)
         if let e = response.etag { meta.etag = e }
         if let l = response.lastModified { meta.lastModified = l }
         if let c = response.cacheControl { meta.cacheControl = c }
         if meta.noStore { remove(meta.url); return }
-        let source = hit.source
         let (size, hash) = (meta.size, meta.hash)
         _ = write(&meta) { fd, offset in
             var at = 0

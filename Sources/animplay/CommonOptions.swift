@@ -108,7 +108,7 @@ struct SourceOptions: ParsableArguments {
     /// a newer version or could not confirm the copy. Waits up to 2 s for the answer (a 304
     /// takes one round trip); without one by then, nothing is known and nothing is said.
     func reportRevalidation(_ revalidation: BackgroundRevalidation?) {
-        guard let revalidation else { return }
+        guard let revalidation, revalidation.proceeded else { return }
         let line: String
         switch revalidation.wait(seconds: 2) {
         case .pending, .notModified: return

@@ -91,8 +91,9 @@ enum InputSource {
         if progressive, let hit, let cache, hit.metadata.hasValidator, !hit.metadata.mustRevalidate {
             let body = try hit.source.duplicate()
             let decoder = try AnimationLoader.open(hit.source, options: options)
-            let revalidation = try BackgroundRevalidation(url: url, metadata: hit.metadata, body: body,
-                                                          cache: cache, options: network.downloadOptions)
+            // Held until the first frame is on screen (PlayCommand).
+            let revalidation = try BackgroundRevalidation(url: url, metadata: hit.metadata, body: body, cache: cache,
+                                                          options: network.downloadOptions, held: true)
             return OpenedInput(decoder, revalidation: revalidation)
         }
         var request = network.downloadOptions

@@ -99,8 +99,9 @@ struct Play: ParsableCommand {
             }
             if decoder.info.frameCount == 1 && !decoder.info.provisional {
                 try printStill(decoder)
+                revalidation?.proceed()
             } else {
-                try play(decoder, spool: spool)
+                try play(decoder, spool: spool, afterFirstFrame: { revalidation?.proceed() })
             }
             source.warnIfEndedEarly(spool)
             source.reportRevalidation(revalidation)
@@ -112,7 +113,8 @@ struct Play: ParsableCommand {
 
     // MARK: - Animation
 
-    private func play(_ decoder: sending any AnimationDecoder, spool: SpoolBuffer?) throws(CLIFailure) {
+    private func play(_ decoder: sending any AnimationDecoder, spool: SpoolBuffer?,
+                      afterFirstFrame: @escaping () -> Void) throws(CLIFailure) {
         let signals = try SignalPipe()
         defer { signals.uninstall() }
         // One round of terminal queries before anything else owns the tty (graphics, colours):
@@ -182,6 +184,7 @@ struct Play: ParsableCommand {
                                 output: output, fallback: graphics.kitty != nil || graphics.inline != nil ? cells : nil,
                                 showStatus: status, requestedScale: fitMode == .fit ? scale : nil, layoutFor: layoutFor)
         loop.notes = [backgroundNote].compactMap { $0 }
+        loop.afterFirstFrame = afterFirstFrame
         if info.provisional { loop.download = spool }
         let end = loop.run()
         loop.output.leave()

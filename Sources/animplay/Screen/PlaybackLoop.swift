@@ -41,6 +41,8 @@ final class PlaybackLoop {
     /// The stream still arriving (a download, a pipe): its progress joins the status line.
     var download: SpoolBuffer?
     private var lastStatusDraw: UInt64 = 0
+    /// Runs once, after the first frame is drawn (work that must not delay it).
+    var afterFirstFrame: (() -> Void)?
 
     /// `renderSize`: what the player was created with (re-fitted if ncurses sees another size).
     init(player: Player, renderSize: RenderSize, screen: NcursesScreen, signals: SignalPipe,
@@ -79,6 +81,10 @@ final class PlaybackLoop {
                 output.show(frame)
                 redraw()
                 if let failure = output.failure { fallBack(because: failure) }
+                if let after = afterFirstFrame {
+                    afterFirstFrame = nil
+                    after()
+                }
             }
             if update.finished && !player.status.paused { return .finished }
             refreshDownloadStatus()

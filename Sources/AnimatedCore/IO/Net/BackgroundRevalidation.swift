@@ -42,20 +42,36 @@ public final class BackgroundRevalidation: Sendable {
     public let url: String
     private let state: Monitor<RevalidationState>
 
+    private let go: Monitor<Bool>
+
     /// Starts revalidating `url`'s entry (`metadata`, whose body `body` reads: it becomes the
-    /// thread's) with its validators.
+    /// thread's) with its validators. `held`: the thread waits for `proceed()` before it loads
+    /// libcurl and asks (a player calls it once its first frame is on screen, so that neither
+    /// competes with that frame for the CPU; a player that never shows one never asks).
     public init(url: String, metadata: CacheMetadata, body: sending ByteSource, cache: HTTPCache,
-                options: DownloadOptions) throws(AnimatedError) {
+                options: DownloadOptions, held: Bool = false) throws(AnimatedError) {
         self.url = url
         let state = Monitor<RevalidationState>(.pending)
+        let go = Monitor(!held)
         self.state = state
+        self.go = go
         var request = options
         request.ifNoneMatch = metadata.etag
         request.ifModifiedSince = metadata.lastModified
         try DetachedThread.start("revalidation") {
+            _ = go.wait { g -> MonitorStep<Bool> in g ? .done(true) : .sleep(notify: false) }
             Self.run(url: url, metadata: metadata, body: body, cache: cache, request: request, state: state)
         }
     }
+
+    /// Lets a held revalidation go (see `init`); later calls do nothing.
+    public func proceed() {
+        go.withLock { $0 = true }
+        go.broadcast()
+    }
+
+    /// Whether `proceed()` was called (or it was never held).
+    public var proceeded: Bool { go.withLock { $0 } }
 
     /// What is known now.
     public var current: RevalidationState { state.withLock { $0 } }

@@ -82,7 +82,8 @@ enum InputSource {
     static func openURL(_ url: String, options: DecodeOptions, network: NetworkOptions,
                         progressive: Bool) throws(AnimatedError) -> OpenedInput {
         let cache = network.noCache ? nil : HTTPCache.defaultDirectory().map {
-            HTTPCache(directory: $0, maxBytes: network.cacheMaxMb << 20)
+            // One lookup per process: the memory layer would only cost a copy.
+            HTTPCache(directory: $0, maxBytes: network.cacheMaxMb << 20, keepsBodiesInMemory: false)
         }
         let hit = network.refresh ? nil : cache?.lookup(url)
         if let hit, hit.metadata.isFresh(now: time(nil)) {

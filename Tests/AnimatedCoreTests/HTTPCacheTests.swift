@@ -99,6 +99,47 @@ import Glibc
         #expect(!meta(nil, etag: nil).hasValidator)
     }
 
+    @Test func httpDatesInTheirThreeForms() {
+        // RFC 9110 §5.6.7's example, in each form.
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == 784111777)
+        #expect(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT") == 784111777)
+        #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == 784111777)
+        for bad in ["0", "-1", "", "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "tomorrow"] {
+            #expect(HTTPDate.parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func freshnessFromMaxAgeExpiresAndAge() {
+        func meta(_ cc: String?, date: String? = nil, expires: String? = nil, age: Int? = nil) -> CacheMetadata {
+            CacheMetadata(url: "u", etag: "\"e\"", lastModified: nil, cacheControl: cc, contentType: nil,
+                          size: 0, hash: 0, storedAt: 1_000_000, date: date, expires: expires, age: age)
+        }
+        let t = 1_000_000
+        // Expires one hour after Date: fresh for an hour from arrival, whatever the clocks say.
+        let hour = meta(nil, date: "Sun, 06 Nov 1994 08:49:37 GMT", expires: "Sun, 06 Nov 1994 09:49:37 GMT")
+        #expect(hour.freshnessLifetime == 3600 && hour.isFresh(now: t + 3599) && !hour.isFresh(now: t + 3600))
+        #expect(meta(nil, expires: "0").freshnessLifetime == 0 && !meta(nil, expires: "0").isFresh(now: t))
+        #expect(meta("max-age=10", date: "Sun, 06 Nov 1994 08:49:37 GMT", expires: "Sun, 06 Nov 1994 09:49:37 GMT").freshnessLifetime == 10)
+        #expect(meta("s-maxage=600").freshnessLifetime == nil)
+        #expect(meta(nil).freshnessLifetime == nil && !meta(nil).isFresh(now: t))
+        // Age already spent in caches on the way counts.
+        #expect(meta("max-age=60", age: 50).isFresh(now: t + 9) && !meta("max-age=60", age: 50).isFresh(now: t + 10))
+        #expect(!meta("max-age=60, no-cache").isFresh(now: t))
+    }
+
+    @Test func freshnessFieldsSurviveTheEntryAndAVaryStarIsNotStored() throws {
+        let cache = HTTPCache(directory: tempDir())
+        let url = "http://127.0.0.1:1/x-\(getpid()).gif"
+        var r = response(url)
+        r.date = "Sun, 06 Nov 1994 08:49:37 GMT"; r.expires = "Sun, 06 Nov 1994 09:49:37 GMT"; r.age = 5
+        cache.store(url: url, response: r, spool: try spool([1, 2]))
+        let hit = try #require(cache.lookup(url))
+        #expect(hit.metadata.date == r.date && hit.metadata.expires == r.expires && hit.metadata.age == 5)
+        r.vary = "Accept-Encoding, *"
+        #expect(!cache.store(url: url, response: r, spool: try spool([3])))
+        #expect(cache.lookup(url) == nil)
+    }
+
     @Test func aDuplicateReadsTheSameBodyIndependently() throws {
         let cache = HTTPCache(directory: tempDir())
         let body = SpoolBufferTests.pattern(70_000, seed: 4)

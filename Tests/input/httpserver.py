@@ -2,7 +2,7 @@
 
 Routes (query parameters in brackets):
   /f/NAME [rate=B/s] [chunked=1] [drop=N] [gate=1] [gzip=1] [maxage=S] [nostore=1]
-         [mustrevalidate=1] [type=T]
+         [mustrevalidate=1] [smaxage=S] [expires=S from now, or a literal] [vary=V] [type=T]
       a file from the server's directory; rate limits the body; drop closes the connection
       after N body bytes; gate pauses after the first half of the body until `release()`.
       ETag and Last-Modified are sent; If-None-Match / If-Modified-Since give 304 (no body).
@@ -129,8 +129,14 @@ class Server:
         if 'maxage' in q: cache.append('max-age=' + q['maxage'])
         if 'nostore' in q: cache.append('no-store')
         if 'mustrevalidate' in q: cache.append('must-revalidate')
+        if 'smaxage' in q: cache.append('s-maxage=' + q['smaxage'])
         common = {'ETag': etag, 'Last-Modified': mtime}
         if cache: common['Cache-Control'] = ', '.join(cache)
+        if 'expires' in q:      # seconds from now, or a literal that is not a date
+            e = q['expires']
+            common['Expires'] = email.utils.formatdate(time.time() + int(e), usegmt=True) \
+                if e.lstrip('-').isdigit() else e
+        if 'vary' in q: common['Vary'] = q['vary']
         inm, ims = h.headers.get('If-None-Match'), h.headers.get('If-Modified-Since')
         if (inm and inm == etag) or (not inm and ims and ims == mtime):
             if self.hold_304:

@@ -346,3 +346,33 @@ def test_must_revalidate_entry_waits_for_the_304(server, env):
     t.join()
     assert before_release == [False]        # held: nothing was on screen
     assert seen and res.status == 0
+
+
+# --- freshness from Expires; s-maxage and Vary ----------------------------------------------
+
+@pytest.mark.parametrize('query, fresh', [
+    ('expires=600', True),              # Expires ten minutes after the server's Date
+    ('expires=-60', False),             # already past
+    ('expires=0', False),               # not a date: expired (RFC 9111 §5.3)
+    ('expires=600&maxage=0', False),    # max-age wins over Expires
+    ('smaxage=600', False),             # for shared caches only: this one is private
+    ('maxage=600&vary=Accept-Encoding', True),  # the same request headers every time: a match
+])
+def test_freshness_from_the_response_headers(server, env, query, fresh):
+    url = server.url('/f/two.gif?' + query)
+    assert run(['info', url], env).returncode == 0
+    assert len(entries(env)) == 1
+    r = run(['info', url], env)
+    assert r.returncode == 0 and b'frames    2' in r.stdout
+    if fresh:
+        assert len(server.requests) == 1
+    else:
+        assert [q['status'] for q in server.requests] == [200, 304]
+
+
+def test_vary_star_is_not_stored(server, env):
+    url = server.url('/f/two.gif?maxage=600&vary=*')
+    assert run(['info', url], env).returncode == 0
+    assert entries(env) == []
+    assert run(['info', url], env).returncode == 0
+    assert [q['status'] for q in server.requests] == [200, 200]

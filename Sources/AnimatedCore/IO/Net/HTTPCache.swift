@@ -17,8 +17,13 @@ public struct CacheMetadata: Sendable, Equatable {
     public var hash: UInt64
     /// When the body was fetched or last revalidated (Unix seconds).
     public var storedAt: Int
+    /// The response's Date and Expires headers and its Age (seconds spent in caches before).
+    public var date: String? = nil
+    public var expires: String? = nil
+    public var age: Int? = nil
 
-    /// Cache-Control directives: max-age in seconds, no-store, no-cache.
+    /// Cache-Control directives: max-age in seconds, no-store, no-cache. (s-maxage is for
+    /// shared caches, which this private one is not: ignored, RFC 9111 §5.2.2.10.)
     public var maxAge: Int? { (directive("max-age") ?? nil).flatMap { Int($0) } }
     public var noStore: Bool { directive("no-store") != nil }
     public var noCache: Bool { directive("no-cache") != nil }
@@ -30,10 +35,22 @@ public struct CacheMetadata: Sendable, Equatable {
     /// It can be revalidated (an ETag or a Last-Modified to send back).
     public var hasValidator: Bool { etag != nil || lastModified != nil }
 
-    /// Usable without asking the server.
+    /// Seconds it stays fresh (RFC 9111 §4.2.1): max-age, else Expires minus Date (an Expires
+    /// that is not a valid date, such as "0", means already expired); nil without either
+    /// (every use revalidates: no heuristic freshness, since a stale entry plays at once
+    /// anyway and its revalidation runs in the background, so a change shows on the next run).
+    public var freshnessLifetime: Int? {
+        if let maxAge { return max(0, maxAge) }
+        guard let expires else { return nil }
+        guard let until = HTTPDate.parse(expires) else { return 0 }
+        return max(0, until - (date.flatMap(HTTPDate.parse) ?? storedAt))
+    }
+
+    /// Usable without asking the server: younger than its freshness lifetime, counting the
+    /// Age it arrived with.
     public func isFresh(now: Int) -> Bool {
-        guard !noCache, let maxAge else { return false }
-        return now - storedAt < maxAge
+        guard !noCache, let lifetime = freshnessLifetime else { return false }
+        return now - storedAt + max(0, age ?? 0) < lifetime
     }
 
     private func directive(_ name: String) -> String?? {
@@ -185,8 +202,13 @@ public final class HTTPCache: Sendable {
     public func store(url: String, response: HTTPResponse, spool: SpoolBuffer) -> Bool {
         var meta = CacheMetadata(url: url, etag: response.etag, lastModified: response.lastModified,
                                  cacheControl: response.cacheControl, contentType: response.contentType,
-                                 size: spool.progress.count, hash: 0, storedAt: time(nil))
-        guard !meta.noStore, meta.size <= maxBytes else {
+                                 size: spool.progress.count, hash: 0, storedAt: time(nil),
+                                 date: response.date, expires: response.expires, age: response.age)
+        // Vary: * says no later request can be known to match (RFC 9111 §4.1): not worth
+        // keeping. Any other Vary is matched by construction: every request animplay makes
+        // for a URL carries the same headers (Accept-Encoding, User-Agent).
+        let varyStar = response.vary.map { $0.split(separator: ",").contains { $0.trimmingSpaces() == "*" } } ?? false
+        guard !meta.noStore, !varyStar, meta.size <= maxBytes else {
             if access(path(for: url), F_OK) == 0 { remove(url) }
             return false
         }
@@ -221,6 +243,11 @@ public final class HTTPCache: Sendable {
         if let e = response.etag { meta.etag = e }
         if let l = response.lastModified { meta.lastModified = l }
         if let c = response.cacheControl { meta.cacheControl = c }
+        // Freshness restarts from this response: its own Date (or none: then the time of
+        // arrival), Expires if it sends one, and Age.
+        meta.date = response.date
+        if let e = response.expires { meta.expires = e }
+        meta.age = response.age
         if meta.noStore { remove(meta.url); return }
         let (size, hash) = (meta.size, meta.hash)
         _ = write(&meta) { fd, offset in
@@ -261,6 +288,9 @@ public final class HTTPCache: Sendable {
         if let v = m.lastModified { s += "last-modified \(v)\n" }
         if let v = m.cacheControl { s += "cache-control \(v)\n" }
         if let v = m.contentType { s += "content-type \(v)\n" }
+        if let v = m.date { s += "date \(v)\n" }
+        if let v = m.expires { s += "expires \(v)\n" }
+        if let v = m.age { s += "age \(v)\n" }
         return s + "size \(m.size)\nhash \(hex(m.hash))\nstored \(m.storedAt)\n\n"
     }
 
@@ -284,7 +314,8 @@ public final class HTTPCache: Sendable {
               let stored = fields["stored"].flatMap({ Int($0) }) else { return nil }
         return (CacheMetadata(url: url, etag: fields["etag"], lastModified: fields["last-modified"],
                               cacheControl: fields["cache-control"], contentType: fields["content-type"],
-                              size: size, hash: hash, storedAt: stored), end)
+                              size: size, hash: hash, storedAt: stored, date: fields["date"],
+                              expires: fields["expires"], age: fields["age"].flatMap { Int($0) }), end)
     }
 
     // MARK: maintenance

@@ -34,6 +34,13 @@ public struct HTTPResponse: Sendable, Equatable {
     /// Content-Length of the body on the wire (compressed, if it was), when announced.
     public var contentLength: Int?
     public var contentEncoding: String?
+    /// For freshness (RFC 9111 §4.2): when the response was generated, until when it is fresh
+    /// (absent a max-age), how long it has already spent in caches on the way, and which
+    /// request headers select it.
+    public var date: String? = nil
+    public var expires: String? = nil
+    public var age: Int? = nil
+    public var vary: String? = nil
 }
 
 /// What a download came to before its body started.
@@ -188,7 +195,8 @@ private final class Transfer {
         return HTTPResponse(status: status, reason: reason, url: effective, etag: headers["etag"],
                             lastModified: headers["last-modified"], cacheControl: headers["cache-control"],
                             contentType: headers["content-type"], contentLength: headers["content-length"].flatMap { Int($0) },
-                            contentEncoding: headers["content-encoding"])
+                            contentEncoding: headers["content-encoding"], date: headers["date"],
+                            expires: headers["expires"], age: headers["age"].flatMap { Int($0) }, vary: headers["vary"])
     }
 
     /// One header line; a status line starts a new response (after a redirect or a 100).
@@ -204,7 +212,12 @@ private final class Transfer {
         guard let colon = text.firstIndex(of: ":") else { return }
         let name = text[..<colon].lowercased()
         let value = text[text.index(after: colon)...].trimmingSpaces()
-        headers[name] = value
+        // Lists may come in several lines (RFC 9110 §5.3).
+        if let before = headers[name], name == "cache-control" || name == "vary" {
+            headers[name] = before + ", " + value
+        } else {
+            headers[name] = value
+        }
     }
 
     /// Body bytes. False stops the transfer (an error status, too large, spool failure).

@@ -122,6 +122,8 @@ class Server:
 
     def _file(self, h, name, q):
         path = os.path.join(self.root, name)
+        if not os.path.isfile(path):
+            return self._simple(h, 404, b'no such file\n', {'Content-Type': 'text/plain'})
         data = open(path, 'rb').read()
         etag = '"%s"' % hashlib.sha1(data).hexdigest()[:16]
         mtime = email.utils.formatdate(os.path.getmtime(path), usegmt=True)

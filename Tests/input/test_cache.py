@@ -324,6 +324,21 @@ def test_unreachable_server_while_playing_a_stale_copy(root, env):
     assert b'warning: server unreachable' in res.output and b'played the cached copy' in res.output
 
 
+def test_error_status_while_revalidating_is_reported_after_playing(server, env, root):
+    path = os.path.join(root, 'gone.gif')
+    shutil.copy(os.path.join(root, 'two.gif'), path)
+    url = server.url('/f/gone.gif')
+    try:
+        assert run(['info', url], env).returncode == 0
+    finally:
+        os.unlink(path)                     # the server now answers 404
+    res = ptywatch.run([url, '--loop', '1'], env=xdg(env), timeout=40)
+    assert res.status == 0, res.output[-300:]
+    assert b'warning: could not revalidate the cached copy (HTTP 404' in res.output
+    assert b'played it anyway' in res.output
+    assert len(entries(env)) == 1           # left as it was
+
+
 def test_must_revalidate_entry_waits_for_the_304(server, env):
     # The server forbids showing a stale copy unconfirmed: the first frame waits for the 304.
     url = server.url('/f/two.gif?mustrevalidate=1')

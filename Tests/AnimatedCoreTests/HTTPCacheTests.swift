@@ -140,6 +140,20 @@ import Glibc
         #expect(cache.lookup(url) == nil)
     }
 
+    @Test func heldRevalidationAsksOnlyOnceLetGoAndLeavesTheEntryWhenUnreachable() throws {
+        let cache = HTTPCache(directory: tempDir())
+        let url = "http://127.0.0.1:1/held-\(getpid()).gif"      // nothing listens on port 1
+        cache.store(url: url, response: response(url), spool: try spool([1, 2, 3]))
+        let hit = try #require(cache.lookup(url))
+        let revalidation = try BackgroundRevalidation(url: url, metadata: hit.metadata, body: try hit.source.duplicate(),
+                                                      cache: cache, options: DownloadOptions(), held: true)
+        #expect(!revalidation.proceeded && revalidation.current == .pending)
+        revalidation.proceed()
+        let end = revalidation.wait(seconds: 60)
+        guard case .unreachable = end else { Issue.record("expected unreachable, got \(end)"); return }
+        #expect(try cache.lookup(url)?.source.allBytes() == [1, 2, 3])
+    }
+
     @Test func aDuplicateReadsTheSameBodyIndependently() throws {
         let cache = HTTPCache(directory: tempDir())
         let body = SpoolBufferTests.pattern(70_000, seed: 4)

@@ -42,7 +42,9 @@ public final class BackgroundRevalidation: Sendable {
     public let url: String
     private let state: Monitor<RevalidationState>
 
-    private let go: Monitor<Bool>
+    /// Whether the thread may ask: held until `proceed()`, or called off by `deinit`.
+    private enum Go: Sendable { case held, proceed, calledOff }
+    private let go: Monitor<Go>
 
     /// Starts revalidating `url`'s entry (`metadata`, whose body `body` reads: it becomes the
     /// thread's) with its validators. `held`: the thread waits for `proceed()` before it loads
@@ -52,26 +54,34 @@ public final class BackgroundRevalidation: Sendable {
                 options: DownloadOptions, held: Bool = false) throws(AnimatedError) {
         self.url = url
         let state = Monitor<RevalidationState>(.pending)
-        let go = Monitor(!held)
+        let go = Monitor<Go>(held ? .held : .proceed)
         self.state = state
         self.go = go
         var request = options
         request.ifNoneMatch = metadata.etag
         request.ifModifiedSince = metadata.lastModified
         try DetachedThread.start("revalidation") {
-            _ = go.wait { g -> MonitorStep<Bool> in g ? .done(true) : .sleep(notify: false) }
+            let decision = go.wait { g -> MonitorStep<Go> in g == .held ? .sleep(notify: false) : .done(g) }
+            guard decision == .proceed else { return }
             Self.run(url: url, metadata: metadata, body: body, cache: cache, request: request, state: state)
         }
     }
 
     /// Lets a held revalidation go (see `init`); later calls do nothing.
     public func proceed() {
-        go.withLock { $0 = true }
+        go.withLock { if $0 == .held { $0 = .proceed } }
         go.broadcast()
     }
 
     /// Whether `proceed()` was called (or it was never held).
-    public var proceeded: Bool { go.withLock { $0 } }
+    public var proceeded: Bool { go.withLock { $0 == .proceed } }
+
+    /// A held revalidation nobody let go ends with its owner (its thread returns at once); one
+    /// under way finishes on its own (the entry is rewritten atomically either way).
+    deinit {
+        go.withLock { if $0 == .held { $0 = .calledOff } }
+        go.broadcast()
+    }
 
     /// What is known now.
     public var current: RevalidationState { state.withLock { $0 } }

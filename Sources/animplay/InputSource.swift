@@ -9,11 +9,33 @@ struct OpenedInput {
     var decoder: any AnimationDecoder
     var spool: SpoolBuffer?
     var revalidation: BackgroundRevalidation?
+    /// The bytes are a cached copy of a URL.
+    var fromCache = false
 
-    init(_ decoder: any AnimationDecoder, spool: SpoolBuffer? = nil, revalidation: BackgroundRevalidation? = nil) {
+    init(_ decoder: any AnimationDecoder, spool: SpoolBuffer? = nil, revalidation: BackgroundRevalidation? = nil,
+         fromCache: Bool = false) {
         self.decoder = decoder
         self.spool = spool
         self.revalidation = revalidation
+        self.fromCache = fromCache || revalidation != nil
+    }
+
+    /// For the status line: where the bytes come from, while that can change (nil: a file or
+    /// a stream, whose download figures say enough).
+    var sourceNote: (@Sendable () -> String)? {
+        guard fromCache else { return nil }
+        guard let revalidation else { return { "cached" } }
+        return {
+            switch revalidation.current {
+            case .pending: return "cached, checking"
+            case .notModified: return "cached, current"
+            case .newVersionArriving: return "cached, newer version arriving"
+            case .newVersionStored: return "cached, newer version saved for next run"
+            case .newVersionNotCached: return "cached, newer version on the server"
+            case .unreachable: return "cached, server unreachable"
+            case .failed: return "cached, not confirmed"
+            }
+        }
     }
 }
 
@@ -87,7 +109,7 @@ enum InputSource {
         }
         let hit = network.refresh ? nil : cache?.lookup(url)
         if let hit, hit.metadata.isFresh(now: time(nil)) {
-            return OpenedInput(try AnimationLoader.open(hit.source, options: options))
+            return OpenedInput(try AnimationLoader.open(hit.source, options: options), fromCache: true)
         }
         if progressive, let hit, let cache, hit.metadata.hasValidator, !hit.metadata.mustRevalidate {
             let body = try hit.source.duplicate()
@@ -111,13 +133,13 @@ enum InputSource {
         case .failed(let reason, let status):
             if let hit, status == nil {
                 StandardError.write("animplay: \(url): warning: server unreachable (\(reason)); playing the cached copy\n")
-                return OpenedInput(try AnimationLoader.open(hit.source, options: options))
+                return OpenedInput(try AnimationLoader.open(hit.source, options: options), fromCache: true)
             }
             throw .network(reason)
         case .notModified(let response):
             guard let hit else { throw .network("the server answered 304 Not Modified to an unconditional request") }
             cache?.revalidated(hit, response: response)
-            return OpenedInput(try AnimationLoader.open(hit.source, options: options))
+            return OpenedInput(try AnimationLoader.open(hit.source, options: options), fromCache: true)
         case .body(let response):
             do {
                 return OpenedInput(try open(spool: download.spool, options: options, progressive: progressive),

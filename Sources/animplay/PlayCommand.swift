@@ -101,7 +101,7 @@ struct Play: ParsableCommand {
                 try printStill(decoder)
                 revalidation?.proceed()
             } else {
-                try play(decoder, spool: spool, afterFirstFrame: { revalidation?.proceed() })
+                try play(decoder, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() })
             }
             source.warnIfEndedEarly(spool)
             source.reportRevalidation(revalidation)
@@ -113,7 +113,7 @@ struct Play: ParsableCommand {
 
     // MARK: - Animation
 
-    private func play(_ decoder: sending any AnimationDecoder, spool: SpoolBuffer?,
+    private func play(_ decoder: sending any AnimationDecoder, spool: SpoolBuffer?, sourceNote: (() -> String)?,
                       afterFirstFrame: @escaping () -> Void) throws(CLIFailure) {
         let signals = try SignalPipe()
         defer { signals.uninstall() }
@@ -185,6 +185,7 @@ struct Play: ParsableCommand {
                                 showStatus: status, requestedScale: fitMode == .fit ? scale : nil, layoutFor: layoutFor)
         loop.notes = [backgroundNote].compactMap { $0 }
         loop.afterFirstFrame = afterFirstFrame
+        loop.sourceNote = sourceNote
         if info.provisional { loop.download = spool }
         let end = loop.run()
         loop.output.leave()

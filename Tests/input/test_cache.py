@@ -241,10 +241,11 @@ def test_fresh_entry_plays_without_libcurl_or_a_request(server, env):
     def watch(screen, master):
         if not seen and painted(screen):
             maps = open(f'/proc/{procs[0].pid}/maps').read()
-            seen.append(('libcurl' in maps, len(server.requests)))
+            seen.append(('libcurl' in maps, len(server.requests), screen.display[-1]))
             os.write(master, b'q')
-    res = ptywatch.run([url, '--loop', '0'], watch=watch, env=xdg(env), started=procs.append, timeout=40)
-    assert seen == [(False, 1)]             # on screen: libcurl never loaded, no second request
+    res = ptywatch.run([url, '--loop', '0', '--status'], watch=watch, env=xdg(env), started=procs.append, timeout=40)
+    assert [s[:2] for s in seen] == [(False, 1)]    # on screen: libcurl never loaded, no second request
+    assert '  cached  ' in seen[0][2], seen[0][2]
     assert res.status == 0, res.output[-300:]
     assert len(server.requests) == 1
 
@@ -264,13 +265,16 @@ def test_stale_entry_plays_while_the_server_holds_the_304(server, env):
     def watch(screen, master):
         if 'frame' not in state and painted(screen):
             state['frame'] = len(server.requests)   # no 304 can have been sent: it is held
+            state['status'] = screen.display[-1]
             server.release_304()
-        elif 'frame' in state and 'quit' not in state and revalidation_stored():
+        elif 'frame' in state and 'quit' not in state and revalidation_stored() \
+                and 'cached, current' in screen.display[-1]:
             state['quit'] = True
             os.write(master, b'q')                  # still playing when the entry was rewritten
-    res = ptywatch.run([url, '--loop', '0'], watch=watch, env=xdg(env), timeout=40)
+    res = ptywatch.run([url, '--loop', '0', '--status'], watch=watch, env=xdg(env), timeout=40)
     assert state.get('frame') == 1, 'first frame not shown while the 304 was held'
-    assert state.get('quit'), 'the revalidation was not stored while playing'
+    assert 'cached, checking' in state['status'], state['status']
+    assert state.get('quit'), 'the revalidation was not stored (and shown) while playing'
     assert server.holding_304.is_set()
     assert res.status == 0 and b'warning:' not in res.output and b'note:' not in res.output
     assert server.requests[1]['headers'].get('If-None-Match', '').startswith('"')

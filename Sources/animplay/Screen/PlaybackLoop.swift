@@ -41,6 +41,9 @@ final class PlaybackLoop {
     /// The stream still arriving (a download, a pipe): its progress joins the status line.
     var download: SpoolBuffer?
     private var lastStatusDraw: UInt64 = 0
+    /// Where the bytes come from, for the status line in the download's place (a cached copy
+    /// and what its revalidation found so far).
+    var sourceNote: (() -> String)?
     /// Runs once, after the first frame is drawn (work that must not delay it).
     var afterFirstFrame: (() -> Void)?
 
@@ -186,7 +189,7 @@ final class PlaybackLoop {
     private func statusLine() -> String {
         lastStatusDraw = MonotonicClock.nanoseconds()
         return Self.statusLine(player.status, provisional: player.info.provisional,
-                               download: download.map { Self.downloadText($0.progress, now: lastStatusDraw) },
+                               download: download.map { Self.downloadText($0.progress, now: lastStatusDraw) } ?? sourceNote?(),
                                scale: requestedScale.map { (shown: layout.factor, asked: $0) },
                                notes: [output.statusNote].compactMap { $0 } + notes)
     }

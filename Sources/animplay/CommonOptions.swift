@@ -106,11 +106,15 @@ struct SourceOptions: ParsableArguments {
 
     /// After playing a cached copy revalidated in the background: one line if the server has
     /// a newer version or could not confirm the copy. Waits up to 2 s for the answer (a 304
-    /// takes one round trip); without one by then, nothing is known and nothing is said.
+    /// takes one round trip; without one by then, nothing is known and nothing is said), and
+    /// half a second more for a newer version still arriving (quitting does not wait for a
+    /// whole download: the next run fetches it).
     func reportRevalidation(_ revalidation: BackgroundRevalidation?) {
         guard let revalidation, revalidation.proceeded else { return }
+        var state = revalidation.wait(seconds: 2, answerOnly: true)
+        if state == .newVersionArriving { state = revalidation.wait(seconds: 0.5) }
         let line: String
-        switch revalidation.wait(seconds: 2) {
+        switch state {
         case .pending, .notModified: return
         case .newVersionArriving:
             line = "note: played the cached copy; the server has a newer version, which had not finished arriving (the next run downloads it)"

@@ -10,6 +10,7 @@ Routes (query parameters in brackets):
       bytes, then nothing), /huge (announces 1 GB), /endless (chunked, never ends).
 Every request is logged in `requests` (path, status, body bytes sent, request headers).
 With `hold_304` set, a 304 waits until `release_304()`; `holding_304` is set while it waits.
+With `hold_200` set, a file's body stops after its first 16 bytes until the server closes.
 """
 import email.utils, gzip, hashlib, os, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -27,6 +28,7 @@ class Server:
         self.hold_304 = False
         self.holding_304 = threading.Event()
         self.gate_304 = threading.Event()
+        self.hold_200 = False
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -162,6 +164,11 @@ class Server:
         else:
             h.send_header('Content-Length', str(len(body)))
         h.end_headers()
+        if self.hold_200:
+            h.wfile.write(body[:16] if not chunked else b'10\r\n' + body[:16] + b'\r\n')
+            h.wfile.flush()
+            self.stop_event.wait(60)
+            return
         rate = float(q.get('rate', 0))
         drop = int(q['drop']) if 'drop' in q else None
         gate_at = len(body) // 2 if q.get('gate') else None

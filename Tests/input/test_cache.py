@@ -317,6 +317,30 @@ def test_newer_version_found_while_playing_is_cached_for_the_next_run(server, en
         os.unlink(path)
 
 
+def test_quitting_does_not_wait_for_a_newer_version_still_arriving(server, env, root):
+    path = os.path.join(root, 'slow.gif')
+    write_gif(path, 40, 20, [[RED] * 800, [BLUE] * 800], delay_cs=5, loops=0)
+    try:
+        url = server.url('/f/slow.gif')
+        assert run(['info', url], env).returncode == 0
+        [entry] = entries(env)
+        old = open(path, 'rb').read()
+        write_gif(path, 40, 20, [[GREEN] * 800, [BLUE] * 800], delay_cs=5, loops=0)
+        server.hold_200 = True              # the new body's headers come, the bytes never do
+        state = {}
+
+        def watch(screen, master):
+            if 'quit' not in state and 'cached, newer version arriving' in screen.display[-1]:
+                state['quit'] = True
+                os.write(master, b'q')
+        res = ptywatch.run([url, '--loop', '0', '--status'], watch=watch, env=xdg(env), timeout=40)
+        assert state.get('quit') and res.status == 0, res.output[-300:]
+        assert b'newer version, which had not finished arriving (the next run downloads it)' in res.output
+        assert body_of(entry) == old        # the cached copy is untouched
+    finally:
+        os.unlink(path)
+
+
 def test_unreachable_server_while_playing_a_stale_copy(root, env):
     s = Server(root)
     url = s.url('/f/two.gif')

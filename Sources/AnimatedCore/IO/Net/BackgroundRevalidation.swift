@@ -86,11 +86,12 @@ public final class BackgroundRevalidation: Sendable {
     /// What is known now.
     public var current: RevalidationState { state.withLock { $0 } }
 
-    /// Waits until the outcome is final or `seconds` have passed; returns what is known then.
-    public func wait(seconds: Double) -> RevalidationState {
+    /// Waits until the outcome is final (or, with `answerOnly`, until the server has answered:
+    /// a new body may still be arriving) or `seconds` have passed; returns what is known then.
+    public func wait(seconds: Double, answerOnly: Bool = false) -> RevalidationState {
         let deadline = MonotonicClock.nanoseconds() + UInt64(max(0, seconds) * 1e9)
         return state.wait(deadline: deadline) { s -> MonitorStep<RevalidationState> in
-            s.isFinal ? .done(s) : .sleep(notify: false)
+            s.isFinal || (answerOnly && s != .pending) ? .done(s) : .sleep(notify: false)
         } ?? current
     }
 

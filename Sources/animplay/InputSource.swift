@@ -107,7 +107,9 @@ enum InputSource {
             // One lookup per process: the memory layer would only cost a copy.
             HTTPCache(directory: $0, maxBytes: network.cacheMaxMb << 20, keepsBodiesInMemory: false)
         }
-        let hit = network.refresh ? nil : cache?.lookup(url)
+        let hit = network.refresh ? nil : cache?.lookup(url, busy: {
+            StandardError.write("animplay: \(url): warning: the cache is locked by another process (stopped or hung?); going on without it\n")
+        })
         if let hit, hit.metadata.isFresh(now: time(nil)) {
             return OpenedInput(try AnimationLoader.open(hit.source, options: options), fromCache: true)
         }

@@ -1,6 +1,6 @@
 """The download cache against real servers on 127.0.0.1: our own (httpserver.py) and nginx
 from Debian (real ETag / Last-Modified / gzip). Each test has its own XDG_CACHE_HOME."""
-import glob, os, shutil, signal, socket, subprocess, tempfile, threading, time
+import fcntl, glob, os, shutil, signal, socket, subprocess, tempfile, threading, time
 import pytest
 import ptyharness as h
 import ptywatch
@@ -155,6 +155,25 @@ def test_least_recently_used_entry_is_evicted(server, env, root):
         head = open(e, 'rb').read(300).split(b'\n')
         urls.add(head[1].split(b' ', 1)[1].decode())
     assert urls == {server.url('/f/a.gif'), server.url('/f/c.gif')}
+
+
+def test_a_lock_held_too_long_is_gone_around(server, env):
+    # Another process holds the cache's lock and does not let go (stopped, hung): animplay
+    # goes on without the cache after a bounded wait instead of hanging with it.
+    url = server.url('/f/two.gif?maxage=600')
+    assert run(['info', url], env).returncode == 0
+    lock = os.open(os.path.join(env['XDG_CACHE_HOME'], 'animplay', 'lock'), os.O_RDWR)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        r = run(['info', url], env)
+        assert r.returncode == 0 and b'frames    2' in r.stdout
+        assert b'warning: the cache is locked by another process' in r.stderr
+        assert [q['status'] for q in server.requests] == [200, 200]     # downloaded instead
+    finally:
+        os.close(lock)
+    assert run(['info', url], env).returncode == 0
+    assert len(server.requests) == 2            # the entry is still there and fresh
+    assert len(entries(env)) == 1
 
 
 # --- nginx from Debian: a real server's validators and compression --------------------------

@@ -156,10 +156,12 @@ public final class HTTPCache: Sendable {
     }
 
     /// The entry for `url`, if present and intact (size and hash match); a damaged one is
-    /// removed. Marks it as recently used.
-    public func lookup(_ url: String) -> Hit? {
+    /// removed. Marks it as recently used. If another process holds the lock for longer than
+    /// `lockBudgetSeconds` (stopped or hung while holding it: nobody holds it that long
+    /// otherwise), `busy` is called and the answer is a miss.
+    public func lookup(_ url: String, busy: (() -> Void)? = nil) -> Hit? {
         guard ensureDirectories() else { return nil }
-        let found: (Int32, CacheMetadata, Int)? = withLock {
+        let locked: (Int32, CacheMetadata, Int)?? = withLock(budget: Self.lockBudgetSeconds) {
             let p = path(for: url)
             let fd = open(p, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { return nil }
@@ -173,6 +175,7 @@ public final class HTTPCache: Sendable {
             _ = futimens(fd, nil)     // least recently used = oldest mtime
             return (fd, meta, offset)
         }
+        guard let found = locked else { busy?(); return nil }
         guard let (fd, meta, offset) = found else { return nil }
         if let bytes = Self.recall(url, hash: meta.hash, size: meta.size) {
             close(fd)
@@ -277,7 +280,7 @@ public final class HTTPCache: Sendable {
         // The hash goes into its fixed-width field now that it is known.
         let fixed = Array(headerText(meta).utf8)
         guard fixed.count == header.count, fixed.withUnsafeBytes({ pwriteAll(fd, $0, at: 0) }), fsync(fd) == 0 else { return false }
-        ok = withLock { rename(tmp, path(for: meta.url)) == 0 }
+        ok = withLock(budget: Self.lockBudgetSeconds) { rename(tmp, path(for: meta.url)) == 0 } ?? false
         if ok { evict() }
         return ok
     }
@@ -399,6 +402,25 @@ public final class HTTPCache: Sendable {
             if mkdir(prefix, 0o755) != 0 && errno != EEXIST { return false }
         }
         return true
+    }
+
+    /// How long a lookup or a commit waits for the lock before going on without the cache.
+    public static let lockBudgetSeconds = 2.0
+
+    /// `withLock`, giving up after `budget` seconds (nil). flock has no timed wait: it is
+    /// tried every 2 ms (the lock is normally held for well under a millisecond).
+    private func withLock<R>(budget: Double, _ body: () -> R) -> R? {
+        _ = makeDirectories(directory)
+        let fd = open(directory + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return body() }
+        defer { close(fd) }                     // closing releases the lock
+        let deadline = MonotonicClock.nanoseconds() + UInt64(budget * 1e9)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { return body() }
+            if MonotonicClock.nanoseconds() >= deadline { return nil }
+            usleep(2000)
+        }
+        return body()
     }
 
     /// Runs `body` holding the cache's exclusive lock (between processes too).

@@ -35,8 +35,10 @@ def dominant(boxes):
 
 
 def watch(x, until, timeout=15):
-    """[(colour, first seen, last seen, bounding box)] of the dominant colour until `until()`."""
-    seen = []
+    """[(colour, first seen, last seen, bounding box)] of the dominant colour until `until()`.
+    The box is the one of the sighting with the most pixels: xterm paints a sixel image band by
+    band, so a screenshot can catch a frame half drawn (the same place, a shorter box)."""
+    seen, most = [], 0
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and not until():
         b = x.boxes(COLORS)
@@ -46,8 +48,11 @@ def watch(x, until, timeout=15):
             continue
         if seen and seen[-1][0] == c:
             seen[-1][2] = now
+            if b[c][0] > most:
+                seen[-1][3], most = b[c][1], b[c][0]
         else:
             seen.append([c, now, now, b[c][1]])
+            most = b[c][0]
     return seen
 
 

@@ -93,8 +93,8 @@ def main():
                 j = measure(tool, path, capture(a.ptyrun, cmd + [path]))
                 if (j['columns'], j['rows']) == (COLS, ROWS):
                     break
-                # Seen on the loaded 2-core machine: terminal replies arriving after animplay's
-                # probe budget are echoed by the tty into the last row. Measure the picture.
+                # Seen on the loaded 2-core machine (a peer's, or animplay's before it waited for
+                # late replies at exit): replies echoed by the tty into the last row. Measure the picture.
                 print(f'{prog} {name}: drew {j["columns"]}x{j["rows"]} cells, retrying', file=sys.stderr)
             results[(name, prog)] = j
     # Our encoder alone, both colour spaces (same cells, no terminal).

@@ -121,7 +121,9 @@ struct Play: ParsableCommand {
         // the background colour is needed before the first frame is prepared.
         let mediumProbe = graphicsOptions.graphicsArgument == "cells" ? nil
             : KittyMediumProbe(env: GraphicsOptions.environment())
-        let probe = TerminalProbe.run(extraQueries: mediumProbe?.queries ?? [])
+        var probe = TerminalProbe.run(extraQueries: mediumProbe?.queries ?? [])
+        // Every other way out (errors before the loop): late replies must not reach the shell.
+        defer { TerminalProbe.absorbLate(probe.late) }
         let medium = mediumProbe?.finish(probe.report) ?? .direct
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         let info = decoder.info
@@ -189,6 +191,9 @@ struct Play: ParsableCommand {
         if info.provisional { loop.download = spool }
         let end = loop.run()
         loop.output.leave()
+        // Before the tty's own modes come back (echo): replies the key reader has not seen yet.
+        TerminalProbe.absorbLate(probe.late, seenSentinels: screen.sentinelsSeen)
+        probe.late = nil
         screen.end()
         for warning in loop.warnings { TerminalOutput.write(2, "animplay: warning: \(warning)\n") }
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
@@ -231,7 +236,14 @@ struct Play: ParsableCommand {
         // Real pixels when the terminal has them, chosen as for animations (one probe serves
         // both this choice and the background below).
         let request = BackgroundRequest(bg)!
-        let probed = graphicsOptions.graphicsArgument != "cells" ? TerminalProbe.run().report : nil
+        var late: TerminalProbe.LateReplies?
+        defer { TerminalProbe.absorbLate(late) }   // after the still: replies must not reach the shell
+        func probeTerminal() -> TerminalReport {
+            let outcome = TerminalProbe.run()
+            late = outcome.late
+            return outcome.report
+        }
+        let probed = graphicsOptions.graphicsArgument != "cells" ? probeTerminal() : nil
         if let probed, let kitty = graphicsOptions.choose(probed).kitty {
             try printStillKitty(decoder, kitty, background: request.resolve(probed).mode)
             return
@@ -259,7 +271,7 @@ struct Play: ParsableCommand {
             throw CLIFailure(file: source.displayName, error: error)
         }
         // The terminal is asked only when its answers matter: its background, its 16 colours.
-        let report = probed ?? (request == .auto || colorMode == .palette16 ? TerminalProbe.run().report : TerminalReport())
+        let report = probed ?? (request == .auto || colorMode == .palette16 ? probeTerminal() : TerminalReport())
         let background = request.resolve(report).mode
         let frame = symbolOptions.scaler(background: background).scale(compositor.frame(at: 0), index: 0, to: layout.size)
         let grid = CellGrid()

@@ -32,6 +32,7 @@ struct Probe: ParsableCommand {
             var lines = outcome.report.lines
             lines.append("keys typed meanwhile (dropped): \(outcome.typed.count)")
             TerminalOutput.write(1, lines.joined(separator: "\n") + "\n")
+            TerminalProbe.absorbLate(outcome.late)
         }
     }
 }

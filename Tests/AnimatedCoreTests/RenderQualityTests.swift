@@ -61,7 +61,7 @@ enum QualityTestImages {
     static let columns = 24, rows = 10
 
     /// SSIM and PSNR of `symbols` drawing `canvas` into columns × rows cells.
-    static func measure(_ canvas: Canvas, _ symbols: SymbolSet, space: SymbolColorSpace = .oklab) -> (Double, Double) {
+    static func measure(_ canvas: Canvas, _ symbols: SymbolSet, space: SymbolColorSpace = SymbolScaler(symbols: .sextant, background: .terminal).colorSpace) -> (Double, Double) {
         let size = RenderSize(width: columns, height: rows * 2)
         let frame: ScaledFrame
         if symbols == .half {

@@ -91,6 +91,10 @@ func coverage2x12(_ set: SymbolSet, _ mask: UInt8) -> [Bool] {
             case .linear: return SIMD4(lin[Int(r)], lin[Int(g)], lin[Int(b)], 0)
             case .oklab: let l = PaletteQuantizer.oklab(r, g, b); return SIMD4(l.0, l.1, l.2, 0)
             case .srgb: return SIMD4(Float(r), Float(g), Float(b), 0) / 255
+            case .ycbcr:
+                let (R, G, B) = (Float(r), Float(g), Float(b))
+                return SIMD4(0.299 * R + 0.587 * G + 0.114 * B, 0.5 * (-0.168736 * R - 0.331264 * G + 0.5 * B),
+                             0.5 * (0.5 * R - 0.418688 * G - 0.081312 * B), 0) / 255
             }
         }
         var e: Float = 0
@@ -148,6 +152,59 @@ func coverage2x12(_ set: SymbolSet, _ mask: UInt8) -> [Bool] {
         }
         #expect(white.masks[0] == 0b111100 && white.foregrounds[0] == 0xFF0000 && white.backgrounds[0] == 0xFFFFFF
                 || white.masks[0] == 0b000011 && white.backgrounds[0] == 0xFF0000 && white.foregrounds[0] == 0xFFFFFF)
+    }
+
+    /// One sextant cell from six sub-pixel colours (left to right, top to bottom).
+    func encodeCell(_ colors: [UInt32], space: SymbolColorSpace) -> SymbolCells {
+        let px = colors.flatMap { [UInt8($0 >> 16), UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF), 255] }
+        return px.withUnsafeBufferPointer {
+            SymbolEncoder(symbols: .sextant, background: .terminal, space: space)
+                .encode($0.baseAddress!, width: 2, height: 3, columns: 1, rows: 1)
+        }
+    }
+
+    @Test func defaultColoursAreTheGroupsMeanCodeValues() {
+        // Dark strokes (three greys) on white: the dark group's colour is the mean of its code
+        // values, 0x404040, not the linear-light mean (0x545454, a fainter stroke).
+        let cells = encodeCell([0x000000, 0xFFFFFF, 0x404040, 0xFFFFFF, 0x808080, 0xFFFFFF], space: SymbolEncoder.ColorSpace.ycbcr)
+        #expect(SymbolScaler(symbols: .sextant, background: .terminal).colorSpace == .ycbcr)
+        let dark = cells.masks[0] & 1 != 0 ? cells.foregrounds[0] : cells.backgrounds[0]
+        let light = cells.masks[0] & 1 != 0 ? cells.backgrounds[0] : cells.foregrounds[0]
+        #expect(cells.masks[0] == 0b010101 || cells.masks[0] == 0b101010)
+        #expect(dark == 0x404040 && light == 0xFFFFFF)
+        // Linear light keeps the light: the same split, its mean colour.
+        let linear = encodeCell([0x000000, 0xFFFFFF, 0x404040, 0xFFFFFF, 0x808080, 0xFFFFFF], space: .linear)
+        #expect(linear.foregrounds[0] == 0x545454 || linear.backgrounds[0] == 0x545454)
+    }
+
+    @Test func ycbcrSplitsByLumaBeforeChroma() {
+        // Left column: reds and a green of nearly equal luma; right column: dark greys and a
+        // light one. In code values the red/green difference is the largest, so sRGB error
+        // splits red from green; Y'CbCr weighs that chroma step at half and splits the light
+        // grey from the rest (least squares worked out by hand: 0b001000).
+        let red: UInt32 = 0xB4_3C_3C, green: UInt32 = 0x3C_84_3C   // Y' 95.9 and 102.3
+        let colors: [UInt32] = [red, 0x5A5A5A, green, 0x9A9A9A, red, 0x5A5A5A]
+        let luma = encodeCell(colors, space: .ycbcr), rgb = encodeCell(colors, space: .srgb)
+        let lumaMask = Int(luma.masks[0]), rgbMask = Int(rgb.masks[0])
+        func splits(_ mask: Int, _ a: Int, _ b: Int) -> Bool { (mask >> a & 1) != (mask >> b & 1) }
+        #expect(splits(rgbMask, 0, 2), "sRGB splits red from green: \(rgbMask)")
+        #expect(!splits(lumaMask, 0, 2) && splits(lumaMask, 1, 3), "Y'CbCr splits by brightness: \(lumaMask)")
+        #expect(lumaMask == 0b001000 || lumaMask == 0b110111)
+    }
+
+    @Test func symbolScalerAveragesCodeValuesForCodeValueSpaces() {
+        // Black and white columns, two source pixels per sub-pixel: code values average to 128
+        // (0x80); linear light would give 188 (0xBC).
+        let canvas = Canvas(width: 4, height: 3)
+        for i in 0..<12 {
+            let v: UInt8 = i % 2 == 0 ? 0 : 255
+            canvas.pixels[i * 4] = v; canvas.pixels[i * 4 + 1] = v; canvas.pixels[i * 4 + 2] = v; canvas.pixels[i * 4 + 3] = 255
+        }
+        let size = RenderSize(width: 1, height: 2)
+        let code = SymbolScaler(symbols: .sextant, background: .terminal).scale(canvas, index: 0, to: size).cells!
+        #expect(code.masks[0] == 0 && code.foregrounds[0] == 0x808080)
+        let linear = SymbolScaler(symbols: .sextant, background: .terminal, colorSpace: .oklab).scale(canvas, index: 0, to: size).cells!
+        #expect(linear.masks[0] == 0 && linear.foregrounds[0] == 0xBCBCBC)
     }
 
     @Test func scalerCoversTheHalfBlockLayoutWithSubpixels() {

@@ -77,7 +77,8 @@ def run(args, profile, cols=80, rows=24, xpixel=0, ypixel=0, split=0, typed=(), 
     """split: write replies in pieces of this many bytes (0: each reply whole), with a pause
     after each reply's first piece so that the program reads it cut.
     typed: byte strings typed one after each reply (keys the program should keep or drop).
-    delay: seconds before answering (a slow terminal). actions: (seconds after the first
+    delay: seconds between a query and its reply (a terminal far away: replies that fall due
+    after the program exited are written then, to be found unread in `leftover`). actions: (seconds after the first
     output, bytes) typed later."""
     e = dict(os.environ, TERM='xterm-256color', COLORTERM='truecolor', LANG='C.UTF-8')
     for k in ('LINES', 'COLUMNS', 'NO_COLOR', 'TMUX'):
@@ -100,9 +101,25 @@ def run(args, profile, cols=80, rows=24, xpixel=0, ypixel=0, split=0, typed=(), 
     pending = sorted(actions, key=lambda a: a[0])
     status = None
     keys = list(typed)
+    due = []   # (time, reply) of delayed replies
+
+    def answer(replies):
+        nonlocal answered
+        for reply in replies:
+            pieces = [reply] if not split else [reply[i:i + split] for i in range(0, len(reply), split)]
+            for i, p in enumerate(pieces):
+                os.write(master, p)
+                if i == 0 and len(pieces) > 1:
+                    time.sleep(0.001)   # the program reads a cut reply
+            answered += 1
+            if keys:
+                os.write(master, keys.pop(0))
+
     while True:
         if time.monotonic() - t0 > timeout:
             proc.kill()
+        while due and due[0][0] <= time.monotonic():
+            answer([due.pop(0)[1]])
         while pending and first is not None and time.monotonic() - first >= pending[0][0]:
             os.write(master, pending.pop(0)[1])
         r, _, _ = select.select([master], [], [], 0.01)
@@ -117,19 +134,17 @@ def run(args, profile, cols=80, rows=24, xpixel=0, ypixel=0, split=0, typed=(), 
                 start = len(out)
                 out += data
                 replies = _answers(bytes(out), start, profile)
-                if replies and delay:
-                    time.sleep(delay)
-                for reply in replies:
-                    pieces = [reply] if not split else [reply[i:i + split] for i in range(0, len(reply), split)]
-                    for i, p in enumerate(pieces):
-                        os.write(master, p)
-                        if i == 0 and len(pieces) > 1:
-                            time.sleep(0.001)   # the program reads a cut reply
-                    answered += 1
-                    if keys:
-                        os.write(master, keys.pop(0))
+                if delay:
+                    # Latency, not slowness: each reply leaves `delay` after its query was seen.
+                    due += [(time.monotonic() + delay, r) for r in replies]
+                else:
+                    answer(replies)
                 continue
         if proc.poll() is not None:
+            for when, reply in due:   # a far terminal still answers after the program is gone
+                time.sleep(max(0.0, when - time.monotonic()))
+                answer([reply])
+            due = []
             while select.select([master], [], [], 0.05)[0]:
                 try:
                     data = os.read(master, 65536)

@@ -121,6 +121,25 @@ def test_replies_after_the_budget_are_not_keys(forever_gif):
     assert res.stty_before == res.stty_after
 
 
+@pytest.fixture(scope='module')
+def still_gif():
+    p = os.path.join(TMP, 'still.gif')
+    write_gif(p, 8, 4, [[(250, 0, 0)] * 32], delay_cs=10, loops=0)
+    return p
+
+
+@pytest.mark.parametrize('how', ['still', 'one-play', 'probe'])
+def test_replies_after_the_budget_never_reach_the_shell(still_gif, forever_gif, how):
+    # A terminal 300 ms away (ssh across the world) answers after the 100 ms budget, when a
+    # still or a short play has already ended: the replies must not be left for the shell to
+    # read as typed text, nor echoed onto the screen. animplay waits for the late sentinel.
+    args = {'still': [still_gif], 'one-play': [forever_gif, '--loop', '1'], 'probe': ['probe']}[how]
+    res = t.run(args, t.KITTY, delay=0.3, timeout=10)
+    assert res.status == 0, res.output[-300:]
+    assert res.answered > 0
+    assert_clean(res)
+
+
 def test_ctrl_c_during_the_probe_interrupts_after_the_terminal_is_restored(forever_gif):
     # Signal keys are off while the replies are read; a Ctrl-C typed then is still a SIGINT,
     # delivered once the tty modes are back.

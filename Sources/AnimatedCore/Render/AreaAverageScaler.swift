@@ -10,8 +10,19 @@
 /// output rows is reused), then added to its output rows with their vertical weights. Weights are computed per call (a few
 /// hundred floats); the hot loops run on raw pointers.
 public struct AreaAverageScaler: FrameScaler {
-    /// A scaler.
-    public init() {}
+    /// What is averaged.
+    public enum Light: Sendable {
+        /// Linear light (the default: averages keep the area's light).
+        case linear
+        /// sRGB code values, as most image tools average (the symbol encoder's default: see `SymbolEncoder`).
+        case codeValues
+    }
+
+    /// What is averaged.
+    public let light: Light
+
+    /// A scaler averaging `light`.
+    public init(light: Light = .linear) { self.light = light }
 
     /// Scales `canvas` to `size` (each output pixel averages the area it covers).
     public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
@@ -20,7 +31,7 @@ public struct AreaAverageScaler: FrameScaler {
         if w % canvas.width == 0 && h % canvas.height == 0 {
             out = Self.replicate(canvas, width: w, height: h)
         } else {
-            out = Self.areaAverage(canvas, width: w, height: h)
+            out = Self.areaAverage(canvas, width: w, height: h, light: light)
         }
         return ScaledFrame(index: index, size: RenderSize(width: w, height: h), pixels: out)
     }
@@ -45,11 +56,12 @@ public struct AreaAverageScaler: FrameScaler {
         }
     }
 
-    static func areaAverage(_ canvas: Canvas, width w: Int, height h: Int) -> [UInt8] {
+    static func areaAverage(_ canvas: Canvas, width w: Int, height h: Int, light: Light = .linear) -> [UInt8] {
         let xw = AxisWeights(source: canvas.width, target: w)
         let yw = AxisWeights(source: canvas.height, target: h)
         let tables = SRGBTables.shared
-        let lin = tables.toLinear
+        let codeValues = light == .codeValues
+        let lin = codeValues ? tables.unit : tables.toLinear
         // acc: the output row being summed; row: one source row reduced horizontally (kept,
         // because a source row on an output-row boundary serves two output rows).
         let acc = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: w)
@@ -95,9 +107,14 @@ public struct AreaAverageScaler: FrameScaler {
                                 o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
                             } else {
                                 let inv = 1 / a
-                                o[0] = tables.srgb(fromLinear: q[0] * inv)
-                                o[1] = tables.srgb(fromLinear: q[1] * inv)
-                                o[2] = tables.srgb(fromLinear: q[2] * inv)
+                                if codeValues {
+                                    let v = (q * (255 * inv) + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
+                                    o[0] = UInt8(v[0]); o[1] = UInt8(v[1]); o[2] = UInt8(v[2])
+                                } else {
+                                    o[0] = tables.srgb(fromLinear: q[0] * inv)
+                                    o[1] = tables.srgb(fromLinear: q[1] * inv)
+                                    o[2] = tables.srgb(fromLinear: q[2] * inv)
+                                }
                                 o[3] = UInt8(min(255, a + 0.5))
                             }
                         }

@@ -18,12 +18,16 @@ final class SRGBTables: @unchecked Sendable {
 
     /// 256 linear values in 0...1.
     let toLinear: UnsafeMutablePointer<Float>
+    /// 256 code values divided by 255 (for averaging code values with the same loops).
+    let unit: UnsafeMutablePointer<Float>
     /// `encodeSteps + 1` code values indexed by `Int(linear * encodeSteps + 0.5)`.
     let toSRGB: UnsafeMutablePointer<UInt8>
 
     private init() {
         toLinear = .allocate(capacity: 256)
         for v in 0..<256 { toLinear[v] = Float(SRGBTables.decode(Double(v) / 255)) }
+        unit = .allocate(capacity: 256)
+        for v in 0..<256 { unit[v] = Float(v) / 255 }
         let n = SRGBTables.encodeSteps
         toSRGB = .allocate(capacity: n + 1)
         for i in 0...n {

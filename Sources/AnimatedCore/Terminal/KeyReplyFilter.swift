@@ -13,6 +13,8 @@ package struct KeyReplyFilter: Sendable {
     /// Messages of the kitty graphics replies taken out so far (e.g. "ENOSPC:…" for a refused
     /// frame upload), for the output to act on; `takeKittyReplies()` empties it.
     package private(set) var kittyReplies: [String] = []
+    /// DA1 replies taken out so far: the probe's late sentinels (see `TerminalProbe.LateReplies`).
+    package private(set) var sentinelsSeen = 0
 
     package init() {}
 
@@ -32,6 +34,7 @@ package struct KeyReplyFilter: Sendable {
         func take(_ events: [TerminalReplyParser.Event]) {
             for e in events {
                 if case .keys(let bytes) = e { out += bytes.map(Int32.init) }
+                if case .primaryDeviceAttributes = e { sentinelsSeen += 1 }
                 // A late answer to a medium probe (whose object is gone by then) is no upload error.
                 if case .kittyGraphics(let id, let message) = e,
                    id != KittyMedium.fileProbeID, id != KittyMedium.sharedMemoryProbeID { replies.append(message) }

@@ -145,6 +145,9 @@ final class NcursesScreen {
     /// Terminal replies that arrive after the probe gave up on them are not keys.
     private var replyFilter = KeyReplyFilter()
 
+    /// DA1 replies read among the keys so far (late probe sentinels: `TerminalProbe.absorbLate`).
+    var sentinelsSeen: Int { replyFilter.sentinelsSeen }
+
     /// kitty graphics replies read among the keys since the last call (upload errors).
     func takeKittyReplies() -> [String] { replyFilter.takeKittyReplies() }
 

@@ -18,7 +18,25 @@ enum TerminalProbe {
         var report = TerminalReport()
         /// Key presses read during the round, in order.
         var typed: [UInt8] = []
+        /// Replies still on their way when the budget ran out (`absorbLate` before exiting).
+        var late: LateReplies?
     }
+
+    /// A terminal slower than the budget (ssh to the other side of the world) answers after the
+    /// round. During playback the key reader drops those replies; but a still, a short play or
+    /// `probe` may end first, and replies arriving after exit would be echoed by the tty or read
+    /// by the shell as typed text. So before exiting, `absorbLate` waits for the outstanding DA1
+    /// sentinels (DA1 is asked last, so its reply comes last) until `deadline`.
+    struct LateReplies {
+        /// DA1 replies not yet seen (more than one through tmux).
+        var sentinels: Int
+        /// Nanoseconds (MonotonicClock): half a second after the queries, or the budget if longer.
+        /// A terminal that never answers (rare: DA1 is the one query every terminal answers)
+        /// costs a short run at most this much.
+        var deadline: UInt64
+    }
+
+    static let lateWindowNanoseconds: UInt64 = 500_000_000
 
     static let defaultBudgetNanoseconds: UInt64 = 100_000_000
 
@@ -52,17 +70,30 @@ enum TerminalProbe {
         // GNU screen (STY set) shows APC strings in its status line and has no graphics to ask about.
         let insideScreen = !outcome.report.insideTmux && getenv("STY") != nil
 
+        withQuietInput { inputFD, saved in
+            round(&outcome, inputFD: inputFD, saved: saved, outputFD: outputFD, budgetNanoseconds: budgetNanoseconds,
+                  insideScreen: insideScreen, extraQueries: extraQueries)
+        }
+        return outcome
+    }
+
+    /// Runs `body` with the terminal's input (stdin when it is a tty, else /dev/tty) in a quiet
+    /// mode: no echo, no line editing, no signal keys, reads that never block. Signals that would
+    /// stop or kill the process are blocked meanwhile so that the tty is never left that way;
+    /// the exact saved modes are restored afterwards. Nothing runs when there is no terminal or
+    /// the process is not in its foreground (changing its modes would stop us).
+    private static func withQuietInput(_ body: (Int32, termios) -> Void) {
         let inputFD: Int32
         var ownsInput = false
         if isatty(0) != 0 {
             inputFD = 0
         } else {
             inputFD = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-            guard inputFD >= 0 else { return outcome }
+            guard inputFD >= 0 else { return }
             ownsInput = true
         }
         defer { if ownsInput { close(inputFD) } }
-        guard tcgetpgrp(inputFD) == getpgrp() else { return outcome }
+        guard tcgetpgrp(inputFD) == getpgrp() else { return }
 
         var blocked = sigset_t(), previous = sigset_t()
         sigemptyset(&blocked)
@@ -71,15 +102,47 @@ enum TerminalProbe {
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
 
         var saved = termios()
-        guard tcgetattr(inputFD, &saved) == 0 else { return outcome }
+        guard tcgetattr(inputFD, &saved) == 0 else { return }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
         withUnsafeMutableBytes(of: &raw.c_cc) { cc in
             cc[Int(VMIN)] = 0; cc[Int(VTIME)] = 0
         }
-        guard tcsetattr(inputFD, TCSANOW, &raw) == 0 else { return outcome }
+        guard tcsetattr(inputFD, TCSANOW, &raw) == 0 else { return }
         defer { _ = tcsetattr(inputFD, TCSANOW, &saved) }
+        body(inputFD, saved)
+    }
 
+    /// Waits (quietly, see `withQuietInput`) for the late replies of `late` that the key reader
+    /// has not seen (`seenSentinels` DA1 replies) until its deadline, and drops them. Keys typed
+    /// meanwhile are dropped too: the program is ending.
+    static func absorbLate(_ late: LateReplies?, seenSentinels: Int = 0) {
+        guard let late, late.sentinels > seenSentinels, MonotonicClock.nanoseconds() < late.deadline else { return }
+        withQuietInput { inputFD, _ in
+            var parser = TerminalReplyParser()
+            var missing = late.sentinels - seenSentinels
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while missing > 0 {
+                let now = MonotonicClock.nanoseconds()
+                guard now < late.deadline else { break }
+                var pfd = pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&pfd, 1, Int32((late.deadline - now + 999_999) / 1_000_000))
+                if ready < 0 && errno == EINTR { continue }
+                guard ready > 0 else { continue }
+                let n = chunk.withUnsafeMutableBytes { read(inputFD, $0.baseAddress, $0.count) }
+                if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+                guard n > 0 else { break }
+                for e in parser.feed(chunk[0..<n]) {
+                    if case .primaryDeviceAttributes = e { missing -= 1 }
+                }
+            }
+        }
+    }
+
+    /// The round itself, with the input quiet: queries out, replies in until the DA1 sentinel
+    /// (or the budget), keys typed meanwhile kept.
+    private static func round(_ outcome: inout Outcome, inputFD: Int32, saved: termios, outputFD: Int32,
+                              budgetNanoseconds: UInt64, insideScreen: Bool, extraQueries: [[UInt8]]) {
         let start = MonotonicClock.nanoseconds()
         let deadline = start + budgetNanoseconds
         let insideTmux = outcome.report.insideTmux
@@ -87,8 +150,9 @@ enum TerminalProbe {
         // terminal that stops reading costs the budget, never a blocked write or a cut sequence.
         let queries = TerminalQueries.round(insideTmux: insideTmux, graphicsQueries: !insideScreen,
                                             extra: insideScreen ? [] : extraQueries)
+        var wroteAll = true
         for query in queries {
-            guard waitWritable(outputFD, until: deadline) else { break }
+            guard waitWritable(outputFD, until: deadline) else { wroteAll = false; break }
             TerminalOutput.write(outputFD, query)
         }
         outcome.report.probed = true
@@ -117,7 +181,11 @@ enum TerminalProbe {
         absorb(parser.finish())
         outcome.report.elapsedNanoseconds = MonotonicClock.nanoseconds() - start
         outcome.typed = raiseSignalKeys(outcome.typed, saved)
-        return outcome
+        // DA1 goes last: when it was not written, no sentinel is on its way.
+        if wroteAll && outcome.report.da1Count < expected {
+            outcome.late = LateReplies(sentinels: expected - outcome.report.da1Count,
+                                       deadline: start + max(budgetNanoseconds, lateWindowNanoseconds))
+        }
     }
 
     /// Ctrl-C, Ctrl-\ and Ctrl-Z typed during the round (signal keys were off) become the

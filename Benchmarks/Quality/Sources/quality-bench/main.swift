@@ -52,7 +52,7 @@ if args.first == "--encode" {
     let size = RenderSize(width: cols, height: rows * 2)
     for symbols in SymbolSet.allCases {
         for space in SymbolColorSpace.allCases {
-            if symbols == .half && space == .oklab { continue }
+            if symbols == .half && space != .linear && space != .srgb { continue }   // half: no encoder
             let scaler: any FrameScaler = symbols == .half ? AreaAverageScaler()
                 : SymbolScaler(symbols: symbols, background: .terminal, colorSpace: space)
             let grid = CellGrid()

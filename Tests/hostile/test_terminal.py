@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.join(ROOT, 'Tests', 'pty'))
 sys.path.insert(0, os.path.join(ROOT, 'Tests', 'Fixtures', 'hostile'))
 import ptyharness as h      # noqa: E402
 import make                 # noqa: E402  (the fixture builders)
+from requires import skip_unless  # noqa: E402
 
 FILES = os.path.join(ROOT, 'Tests', 'Fixtures', 'hostile', 'files')
 TMP = tempfile.mkdtemp(prefix='animplay-hostile-pty-')
@@ -105,8 +106,7 @@ def test_file_that_fails_to_open_leaves_the_terminal_alone(fixture):
                                      'gif-canvas-8192x4096-fullframes.gif', 'gif-100000-frames.gif'])
 def test_hostile_file_plays_and_restores(fixture):
     path = os.path.join(FILES, fixture)
-    if not os.path.exists(path):
-        pytest.skip(f'{fixture} not generated (python3 Tests/Fixtures/hostile/make.py)')
+    skip_unless(os.path.exists(path), f'{fixture} not generated (python3 Tests/Fixtures/hostile/make.py)')
     r = h.run([path, '--loop', '0'], actions=[(0.8, b'q')], timeout=20)
     if r.status == 0:
         # An animation plays on the alternate screen; a single frame is printed once without it.

@@ -6,9 +6,9 @@ sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'pty'))
 from kittyharness import Display, Kitty, group_uploads, solid_animations  # noqa: E402
 from gifwriter import write_gif  # noqa: E402
+from requires import requires  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not all(map(__import__('shutil').which, ['Xvfb', 'kitty', 'import', 'ffmpeg'])),
-                                reason='needs Xvfb, kitty, imagemagick and ffmpeg (scripts/install-deps)')
+pytestmark = requires('Xvfb', 'kitty', 'import', 'ffmpeg')
 
 RED, GREEN, BLUE = (255, 0, 0), (0, 255, 0), (0, 0, 255)
 COLORS = [RED, GREEN, BLUE]
@@ -159,7 +159,7 @@ def test_resize_places_and_uploads_again(display, anims):
         k.close()
 
 
-@pytest.mark.skipif(not __import__('shutil').which('tmux'), reason='needs tmux')
+@requires('tmux')
 @pytest.mark.parametrize('passthrough', ['on', 'off'])
 def test_inside_tmux_frames_reach_kitty_only_through_passthrough(display, anims, tmp_path, passthrough):
     # tmux in kitty: with allow-passthrough on, auto-detection wraps every command for

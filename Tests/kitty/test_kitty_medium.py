@@ -7,10 +7,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'pty'))
 from kittyharness import Kitty  # noqa: E402
 from gifwriter import write_gif  # noqa: E402
+from requires import requires  # noqa: E402
 from test_kitty import COLORS, FRAME_MS, display, dominant, our_image, settled  # noqa: E402,F401 (display: the fixture)
 
-pytestmark = pytest.mark.skipif(not all(map(__import__('shutil').which, ['Xvfb', 'kitty', 'import'])),
-                                reason='needs Xvfb, kitty and imagemagick (scripts/install-deps)')
+pytestmark = requires('Xvfb', 'kitty', 'import')
 
 
 @pytest.fixture(scope='module')

@@ -2,14 +2,13 @@
 xterm as a VT340 with sixel and 256 colour registers, under Xvfb. `script` gives animplay a
 pty whose input and output are the terminal's, and logs what animplay printed.
 """
-import os, shutil, subprocess, tempfile, time
+import os, subprocess, tempfile, time
 import pytest
 import ptyharness as h
+from requires import requires
 
 TMP = tempfile.mkdtemp(prefix='animplay-probe-x-')
-needed = ['Xvfb', 'kitty', 'xterm', 'script', 'tmux']
-pytestmark = pytest.mark.skipif(any(shutil.which(n) is None for n in needed),
-                                reason='needs ' + ', '.join(needed) + ' (scripts/install-deps)')
+pytestmark = requires('Xvfb', 'kitty', 'xterm', 'script', 'tmux')
 
 
 @pytest.fixture(scope='module')

@@ -8,6 +8,7 @@ import os, re, shutil, signal, subprocess, tempfile, time
 import pytest
 import ptyharness as h
 from gifwriter import write_gif
+from requires import skip_unless
 
 TMP = tempfile.mkdtemp(prefix='animplay-session-')
 # Six frames, one colour each (distinct in the 24-bit SGR of the image updates).
@@ -91,8 +92,7 @@ def test_ctrl_z_restores_the_terminal_and_fg_continues_from_the_same_frame(six_f
 def test_ctrl_z_and_fg_under_an_interactive_shell(six_frames):
     """The real thing: bash's job control sees the stop ("Stopped") and `fg` continues it."""
     bash = shutil.which('bash')
-    if bash is None:
-        pytest.skip('no bash')
+    skip_unless(bash is not None, 'no bash')
     # Each prompt is preceded by the last command's status: 147 (stopped by SIGSTOP), then 0.
     env = {'PS1': '$ ', 'HISTFILE': '/dev/null', 'PROMPT_COMMAND': 'echo "[status $?]"'}
     r = h.run(['--norc', '--noprofile', '-i'], exe=bash, env=env, actions=[

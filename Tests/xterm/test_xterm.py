@@ -6,9 +6,9 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 from xtermharness import Display, XTerm, solid_animations  # noqa: E402
 from gifwriter import write_gif  # noqa: E402
+from requires import requires  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not all(map(__import__('shutil').which, ['Xvfb', 'xterm', 'import', 'xdotool', 'ffmpeg'])),
-                                reason='needs Xvfb, xterm, imagemagick, xdotool and ffmpeg (scripts/install-deps)')
+pytestmark = requires('Xvfb', 'xterm', 'import', 'xdotool', 'ffmpeg')
 
 RED, GREEN, BLUE = (255, 0, 0), (0, 255, 0), (0, 0, 255)
 COLORS = [RED, GREEN, BLUE]

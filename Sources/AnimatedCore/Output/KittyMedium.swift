@@ -60,7 +60,7 @@ public struct KittyStager: Sendable {
             var template = Array("\(directory)/animplay-\(KittyMedium.nameTag)-XXXXXX".utf8CString)
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else { return nil }
-            let path = String(cString: template)
+            let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             let ok = Self.writeAll(fd, bytes)
             close(fd)
             if !ok { unlink(path); return nil }

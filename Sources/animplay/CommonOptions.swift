@@ -34,8 +34,8 @@ struct SourceOptions: ParsableArguments {
         The image to read (GIF, PNG/APNG, WebP; the format is sniffed from the bytes). Several \
         files, or one folder (its images in natural order: frame2 before frame10), are the \
         frames of one animation. `-` (or no FILE with a pipe on standard input) reads standard \
-        input; FIFOs and process substitution work too. http:// and https:// URLs play while \
-        they download.
+        input; FIFOs and process substitution work too. http:// and https:// URLs are \
+        downloaded and cached (`play` starts while the bytes arrive).
         """, valueName: "FILE"))
     var givenFiles: [String] = []
 

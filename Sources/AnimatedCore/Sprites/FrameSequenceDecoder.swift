@@ -69,12 +69,16 @@ public final class FrameSequenceDecoder: AnimationDecoder {
         let listing = try ImageFolder.list(folder, maxFiles: options.limits.maxFrames)
         guard !listing.files.isEmpty else {
             var found: [String] = []
-            if listing.skipped > 0 { found.append("\(listing.skipped) other files") }
-            if listing.subfolders > 0 { found.append("\(listing.subfolders) subfolders, which are not searched") }
+            if listing.skipped > 0 { found.append(counted(listing.skipped, "other file")) }
+            if listing.subfolders > 0 {
+                found.append(counted(listing.subfolders, "subfolder") + (listing.subfolders == 1 ? ", which is" : ", which are")
+                             + " not searched")
+            }
             throw .invalid(found.isEmpty ? "the folder is empty"
                                          : "no GIF, PNG or WebP images in the folder (\(found.joined(separator: "; ")))")
         }
-        let note = listing.skipped > 0 ? ["skipped \(listing.skipped) files that are not GIF, PNG or WebP images"] : []
+        let note = listing.skipped > 0 ? [listing.skipped == 1 ? "skipped 1 file that is not a GIF, PNG or WebP image"
+                                                : "skipped \(listing.skipped) files that are not GIF, PNG or WebP images"] : []
         try self.init(files: listing.files, delayMs: delayMs, frameLimit: frameLimit, options: options, warnings: note)
     }
 
@@ -97,3 +101,6 @@ public final class FrameSequenceDecoder: AnimationDecoder {
         if let problem { throw problem }
     }
 }
+
+/// "1 subfolder", "2 subfolders".
+private func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

@@ -24,7 +24,7 @@ def display():
 
 @pytest.fixture(scope='module')
 def anims(tmp_path_factory):
-    """The same three solid frames (red, green, blue, 400 ms each) as GIF, APNG and WebP."""
+    """The same three solid frames (red, green, blue, FRAME_MS each) as GIF, APNG and WebP."""
     return solid_animations(str(tmp_path_factory.mktemp('anims')), COLORS, FRAME_MS)
 
 

@@ -25,7 +25,7 @@ def display():
 
 @pytest.fixture(scope='module')
 def anims(tmp_path_factory):
-    """Three solid frames (red, green, blue, 800 ms each) as GIF, APNG and WebP."""
+    """Three solid frames (red, green, blue, FRAME_MS each) as GIF, APNG and WebP."""
     return solid_animations(str(tmp_path_factory.mktemp('anims')), COLORS, FRAME_MS)
 
 

@@ -95,6 +95,11 @@ class WrappedTerminal:
     def exited(self):
         return os.path.exists(self.rcfile)
 
+    def stopped(self):
+        """Whether animplay is stopped by job control (state T in /proc)."""
+        with open(f'/proc/{self.pid()}/stat') as f:
+            return f.read().rsplit(')', 1)[1].split()[0] == 'T'
+
     def exit_status(self, timeout=20):
         return int(self.wait_for(lambda: os.path.exists(self.rcfile) and open(self.rcfile).read(),
                                  timeout, what='animplay to exit'))

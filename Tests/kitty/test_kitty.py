@@ -159,6 +159,36 @@ def test_resize_places_and_uploads_again(display, anims):
         k.close()
 
 
+def test_suspend_and_continue_keeps_playing_in_pixels(display, anims):
+    # Ctrl-Z restores the terminal: the image leaves with the alternate screen. SIGCONT (what a
+    # shell's fg sends) re-enters, uploads the frames again and goes on switching them in kitty:
+    # no fallback to cells, every colour shown again.
+    k = Kitty(display, ['--graphics', 'kitty', '--loop', '0', anims['gif']])
+    try:
+        pid = k.pid()
+        k.wait_for(lambda: any(c['action'] == 'a' for c in k.commands()), what='a frame switch')
+        k.send_text('\\x1a')
+        k.wait_for(k.stopped, what='animplay stopped by Ctrl-Z')
+        k.wait_for(lambda: max(k.screen_colors(COLORS).values()) == 0, what='no image while stopped')
+        before = len(k.commands())
+        os.kill(pid, signal.SIGCONT)
+        image = our_image(k.commands())
+        k.wait_for(lambda: any(c['action'] == 'T' and c['id'] == image for c in k.commands()[before:]),
+                   what='the frames uploaded again')
+        seen = set()
+        def every_colour_and_a_whole_cycle():
+            seen.add(dominant(k.screen_colors(COLORS)))
+            switches = {c['num_cells'] for c in k.commands()[before:] if c['action'] == 'a'}
+            return seen >= set(COLORS) and switches == {1, 2, 3}
+        k.wait_for(every_colour_and_a_whole_cycle, timeout=30, what='every frame shown again, back to the first')
+        after = [c for c in k.commands()[before:] if c['id'] == image]
+        assert not any(c['action'] == 'd' for c in after[1:]), 'the image was deleted: fell back to cells'
+        k.send_text('q')
+        assert k.exit_status() == 0
+    finally:
+        k.close()
+
+
 @requires('tmux')
 @pytest.mark.parametrize('passthrough', ['on', 'off'])
 def test_inside_tmux_frames_reach_kitty_only_through_passthrough(display, anims, tmp_path, passthrough):

@@ -103,6 +103,29 @@ def test_quit_paths_leave_the_last_frame_or_nothing(display, anims, how):
         x.close()
 
 
+def test_suspend_and_continue_keeps_playing_in_place(display, anims):
+    # Ctrl-Z restores the terminal and stops; SIGCONT (what a shell's fg sends) re-enters and
+    # goes on in sixel, every frame at the place it had before the stop.
+    x = XTerm(display, ['--graphics', 'sixel', '--loop', '0', anims['gif']])
+    try:
+        pid = x.pid()
+        before = x.wait_for(lambda: watch(x, lambda: False, timeout=1), what='a frame')
+        x.keys('ctrl+z')
+        x.wait_for(x.stopped, what='animplay stopped by Ctrl-Z')
+        os.kill(pid, signal.SIGCONT)
+        seen = []
+        def whole_cycle():
+            seen.extend(watch(x, lambda: False, timeout=1))
+            return {c for c, _, _, _ in seen} == set(COLORS)
+        x.wait_for(whole_cycle, timeout=30, what='every frame shown after the continue')
+        assert {box for _, _, _, box in before + seen} == {before[0][3]}, (before, seen)
+        x.keys('q')
+        assert x.exit_status() == 0, x.errors()
+        assert x.errors() == ''
+    finally:
+        x.close()
+
+
 def test_resize_re_encodes_at_the_new_size(display, anims):
     x = XTerm(display, ['--graphics', 'sixel', '--loop', '0', anims['gif']])
     try:

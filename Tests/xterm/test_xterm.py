@@ -4,7 +4,7 @@ import os, signal, subprocess, sys, time
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from xtermharness import Display, XTerm, solid_animations  # noqa: E402
+from xtermharness import Display, MLTerm, XTerm, solid_animations  # noqa: E402
 from gifwriter import write_gif  # noqa: E402
 from requires import requires  # noqa: E402
 
@@ -75,6 +75,27 @@ def test_colours_follow_the_frames_in_place(display, anims, fmt, extra):
         green = next(s for s in seen if s[0] == GREEN)
         assert 0.3 <= green[2] - green[1] <= 1.6, green[2] - green[1]
         # Every frame at the same place: nothing scrolled or shifted (timg #166).
+        assert len({box for _, _, _, box in seen}) == 1, seen
+        assert x.errors() == ''
+    finally:
+        x.close()
+
+
+@requires('mlterm')
+@pytest.mark.parametrize('fmt', ['gif', 'webp'])
+def test_mlterm_colours_follow_the_frames_in_place(display, anims, fmt):
+    # A second sixel terminal, found by its DA1 answer alone (auto): two plays of red, green,
+    # blue, every frame at one place, and the last frame left on screen after the exit.
+    x = MLTerm(display, ['--loop', '2', anims[fmt]])
+    try:
+        seen = watch(x, x.exited, timeout=20)
+        assert x.exit_status() == 0, x.errors()
+        x.wait_for(lambda: dominant(x.boxes(COLORS)) == BLUE, what='the last frame after the exit')
+        order = [c for c, _, _, _ in seen]
+        while order and order[0] != GREEN:      # red may be missed while mlterm starts
+            order.pop(0)
+        assert order[:5] == [GREEN, BLUE, RED, GREEN, BLUE], order
+        assert all(0.3 <= last - first <= 1.6 for c, first, last, _ in seen[1:-1]), seen
         assert len({box for _, _, _, box in seen}) == 1, seen
         assert x.errors() == ''
     finally:

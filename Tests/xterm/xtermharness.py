@@ -4,6 +4,8 @@ registers) under Xvfb, and looks at what xterm displays.
 - `XTerm`: xterm running animplay through kittyharness's wrapper (records animplay's pid and
   exit status, then keeps the window open); `keys` types into it (xdotool, XSendEvent, which
   the xterm is started to allow), `resize` resizes its X window (xterm resizes its pty: SIGWINCH).
+- `MLTerm`: Debian's mlterm the same way, a second real sixel terminal (no keys: it ignores
+  synthetic key events).
 - `boxes()`: for each test colour, its pixel count and bounding box in a screenshot of the root
   window (`import -window root`).
 """
@@ -16,11 +18,12 @@ from kittyharness import Display, WRAPPER, SCREEN, WrappedTerminal, solid_animat
 from ptyharness import binary  # noqa: E402
 
 
-class XTerm(WrappedTerminal):
-    name = 'xterm'
+class SixelTerminal(WrappedTerminal):
+    """A terminal under Xvfb running animplay through kittyharness's wrapper, its stderr kept in
+    `self.stderr`; subclasses say how to start the terminal around the inner command line."""
 
-    def __init__(self, display, args, geometry='80x24', env=None):
-        self.dir = tempfile.mkdtemp(prefix='animplay-xterm-')
+    def __init__(self, display, args, env=None):
+        self.dir = tempfile.mkdtemp(prefix=f'animplay-{self.name}-')
         self.pidfile = os.path.join(self.dir, 'pid')
         self.rcfile = os.path.join(self.dir, 'rc')
         wrapper = os.path.join(self.dir, 'wrap.py')
@@ -32,14 +35,13 @@ class XTerm(WrappedTerminal):
         if env:
             self.env.update(env)
         self.stderr = os.path.join(self.dir, 'stderr')
-        self.proc = subprocess.Popen(
-            ['xterm', '-ti', 'vt340', '-xrm', 'XTerm*decTerminalID: vt340',
-             '-xrm', 'XTerm*numColorRegisters: 256', '-xrm', 'XTerm*allowSendEvents: true',
-             '-geometry', geometry, '+sb', '-title', 'animplay-test',
-             '-e', sys.executable, wrapper, self.pidfile, self.rcfile, 'sh', '-c',
-             f'exec "$0" "$@" 2>{self.stderr}', binary()] + args,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.env, cwd=self.dir)
+        inner = [sys.executable, wrapper, self.pidfile, self.rcfile, 'sh', '-c',
+                 f'exec "$0" "$@" 2>{self.stderr}', binary()] + args
+        self.proc = subprocess.Popen(self.command(inner), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     env=self.env, cwd=self.dir)
 
+    def command(self, inner):
+        raise NotImplementedError
 
     def errors(self):
         return open(self.stderr, 'rb').read().decode(errors='replace') if os.path.exists(self.stderr) else ''
@@ -70,6 +72,27 @@ class XTerm(WrappedTerminal):
             except subprocess.TimeoutExpired:
                 self.proc.kill()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class XTerm(SixelTerminal):
+    name = 'xterm'
+
+    def __init__(self, display, args, geometry='80x24', env=None):
+        self.geometry = geometry
+        super().__init__(display, args, env)
+
+    def command(self, inner):
+        return ['xterm', '-ti', 'vt340', '-xrm', 'XTerm*decTerminalID: vt340',
+                '-xrm', 'XTerm*numColorRegisters: 256', '-xrm', 'XTerm*allowSendEvents: true',
+                '-geometry', self.geometry, '+sb', '-title', 'animplay-test', '-e'] + inner
+
+
+class MLTerm(SixelTerminal):
+    """Debian's mlterm: sixel without any option (its DA1 answer lists attribute 4)."""
+    name = 'mlterm'
+
+    def command(self, inner):
+        return ['mlterm', '--geometry=80x24', '--title=animplay-test', '-e'] + inner
 
 
 def _box(raw, color):

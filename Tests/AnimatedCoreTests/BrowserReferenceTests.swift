@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+@testable import AnimatedCore
+
+/// Frames composited by Chromium 156 (WebCodecs' ImageDecoder, straight alpha, no colour
+/// management: `Benchmarks/chromium-reference.py --write-png`), kept in Tests/Fixtures/browser,
+/// for inputs whose partly transparent layers pile up, where two OVER formulas part by their
+/// roundings. Chromium blends APNG's `blend_op` OVER as exact OVER rounded to nearest, and
+/// animated WebP with libwebp's integer formula; ours must equal both, frame by frame.
+@Suite struct BrowserReferenceTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let id: String, input: String
+        var testDescription: String { id }
+    }
+
+    static let cases = [
+        Case(id: "apng-stacked-over", input: "browser/apng-stacked-over.png"),   // 11 OVER layers, random alphas
+        Case(id: "stacked_alpha", input: "webp/stacked_alpha.webp"),             // 10 blended WebP layers
+    ]
+
+    @Test(arguments: cases)
+    func everyFrameEqualsChromiums(_ c: Case) throws {
+        let dir = Corpus.fixtures + "/browser/expected/" + c.id
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".png") }.sorted()
+        let comp = try Compositor(decoder: try AnimationLoader.open(path: Corpus.fixtures + "/" + c.input))
+        #expect(files.count == comp.info.frameCount && files.count >= 11, "\(c.id): \(files.count) expected frames")
+        for (i, name) in files.enumerated() where i < comp.info.frameCount {
+            let want = try Corpus.expectedFrame(dir + "/" + name)
+            let got = comp.frame(at: i).snapshot()
+            #expect(Corpus.mismatch(got, want.pixels, width: want.width, tolerance: 0) == nil, "\(c.id) frame \(i)")
+        }
+    }
+}

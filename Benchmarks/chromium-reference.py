@@ -18,7 +18,7 @@ Not part of the test run: Chromium is a large install, and the corpus's own expe
 what the tests hold the decoders to. This script is how those expectations were checked
 against a browser.
 """
-import argparse, csv, http.server, json, os, shutil, socketserver, struct, subprocess, sys, tempfile, threading, time, zlib
+import argparse, csv, http.server, json, os, shutil, socketserver, subprocess, sys, tempfile, threading, time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 CORPUS = os.path.join(ROOT, 'Tests', 'Fixtures', 'corpus')
@@ -157,13 +157,17 @@ def to_rgba(raw, fmt):
 
 
 def write_png(path, w, h, rgba):
-    """Straight RGBA, 8 bits, no filter: what Tests/Fixtures/browser keeps as Chromium's frames."""
-    def chunk(kind, data):
-        return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xFFFFFFFF)
-    rows = b''.join(b'\0' + rgba[y * w * 4:(y + 1) * w * 4] for y in range(h))
-    with open(path, 'wb') as f:
-        f.write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 6, 0, 0, 0))
-                + chunk(b'IDAT', zlib.compress(rows, 9)) + chunk(b'IEND', b''))
+    """Straight RGBA PNG, with the corpus tool's writer (Tests/Fixtures/corpus/webp-expected.py)."""
+    global _corpus_tool
+    if _corpus_tool is None:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location('webp_expected', os.path.join(CORPUS, 'webp-expected.py'))
+        _corpus_tool = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(_corpus_tool)
+    _corpus_tool.png(path, w, h, rgba)
+
+
+_corpus_tool = None
 
 
 def compare(ours, theirs):

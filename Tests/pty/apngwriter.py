@@ -1,4 +1,5 @@
-"""A minimal APNG writer for test inputs: RGBA frames of one size, each replacing the last."""
+"""A minimal APNG writer for test inputs: RGBA frames of one size, each replacing the last
+(or blended over it)."""
 import struct, zlib
 
 
@@ -6,8 +7,9 @@ def _chunk(kind, data):
     return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
-def write_apng(path, w, h, frames, delay_ms=100, plays=0):
-    """frames: lists of w*h (r, g, b, a) tuples."""
+def write_apng(path, w, h, frames, delay_ms=100, plays=0, over=False):
+    """frames: lists of w*h (r, g, b, a) tuples. over: frames after the first blend OVER the
+    canvas (blend_op 1) instead of replacing it."""
     def raw(f):
         rows = bytearray()
         for y in range(h):
@@ -19,8 +21,8 @@ def write_apng(path, w, h, frames, delay_ms=100, plays=0):
     out += _chunk(b'acTL', struct.pack('>II', len(frames), plays))
     seq = 0
     for i, f in enumerate(frames):
-        # dispose 0 (none), blend 0 (source): each frame replaces the canvas.
-        out += _chunk(b'fcTL', struct.pack('>IIIIIHHBB', seq, w, h, 0, 0, delay_ms, 1000, 0, 0))
+        # dispose 0 (none); blend 0 (source: the frame replaces the canvas) or 1 (over).
+        out += _chunk(b'fcTL', struct.pack('>IIIIIHHBB', seq, w, h, 0, 0, delay_ms, 1000, 0, 1 if over and i else 0))
         seq += 1
         if i == 0:
             out += _chunk(b'IDAT', raw(f))

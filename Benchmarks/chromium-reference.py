@@ -137,14 +137,6 @@ def chromium_frames(cases, out, timeout):
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def read_pam(path):
-    with open(path, 'rb') as f:
-        data = f.read()
-    end = data.index(b'ENDHDR\n') + len(b'ENDHDR\n')
-    head = dict(l.split(b' ', 1) for l in data[:end].split(b'\n')[1:-2])
-    return int(head[b'WIDTH']), int(head[b'HEIGHT']), data[end:]
-
-
 def to_rgba(raw, fmt):
     """WebCodecs pixel formats to straight RGBA bytes."""
     n = len(raw) // 4
@@ -156,18 +148,27 @@ def to_rgba(raw, fmt):
     return bytes(out)
 
 
-def write_png(path, w, h, rgba):
-    """Straight RGBA PNG, with the corpus tool's writer (Tests/Fixtures/corpus/webp-expected.py)."""
-    global _corpus_tool
-    if _corpus_tool is None:
+_corpus_tools = {}
+
+
+def corpus_tool(name):
+    """A script of the corpus (check.py, webp-expected.py) loaded as a module, once."""
+    if name not in _corpus_tools:
         import importlib.util
-        spec = importlib.util.spec_from_file_location('webp_expected', os.path.join(CORPUS, 'webp-expected.py'))
-        _corpus_tool = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(_corpus_tool)
-    _corpus_tool.png(path, w, h, rgba)
+        spec = importlib.util.spec_from_file_location(name.replace('-', '_')[:-3], os.path.join(CORPUS, name))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _corpus_tools[name] = module
+    return _corpus_tools[name]
 
 
-_corpus_tool = None
+def read_pam(path):
+    return corpus_tool('check.py').read_pam(path)
+
+
+def write_png(path, w, h, rgba):
+    """Straight RGBA PNG, as the corpus keeps its expected frames."""
+    corpus_tool('webp-expected.py').png(path, w, h, rgba)
 
 
 def compare(ours, theirs):

@@ -32,9 +32,11 @@ let package = Package(
         // libcurl is loaded with dlopen on the first URL (see its shim.h): headers only here.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
+        // openat and the registry of partial cache files removed on signals and exit.
+        .target(name: "CFileGuard", path: "Sources/CFileGuard"),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CWebP", "CCurl", "CZlib", "CSixel"]
+            dependencies: ["CGIF", "CPNG", "CWebP", "CCurl", "CZlib", "CSixel", "CFileGuard"]
         ),
         .executableTarget(
             name: "animplay",

@@ -167,8 +167,10 @@ struct SourceOptions: ParsableArguments {
         }
     }
 
+    /// The source in messages (a URL's password masked: `URLText`).
     var displayName: String {
-        files.count == 1 ? (files[0] == InputSource.stdinName ? "<stdin>" : files[0]) : "\(files[0]) ... \(files[files.count - 1]) (\(files.count) files)"
+        files.count == 1 ? (files[0] == InputSource.stdinName ? "<stdin>" : URLText.masked(files[0]))
+                         : "\(files[0]) ... \(files[files.count - 1]) (\(files.count) files)"
     }
 }
 
@@ -191,7 +193,8 @@ struct CLIFailure: Error {
         self.file = file; self.message = message; self.code = code
     }
 
-    var line: String { "animplay: " + (file.map { "\($0): " } ?? "") + message }
+    /// The line printed (a URL's password masked; controls are escaped when written).
+    var line: String { "animplay: " + (file.map { "\(URLText.masked($0)): " } ?? "") + message }
 }
 
 /// Warnings about a damaged but usable source, one line each on stderr: what the decoder

@@ -103,12 +103,16 @@ enum InputSource {
     /// revalidate first: what they print must describe the current version.
     static func openURL(_ url: String, options: DecodeOptions, network: NetworkOptions,
                         progressive: Bool) throws(AnimatedError) -> OpenedInput {
-        let cache = network.noCache ? nil : HTTPCache.defaultDirectory().map {
+        var cache = network.noCache ? nil : HTTPCache.defaultDirectory().map {
             // One lookup per process: the memory layer would only cost a copy.
             HTTPCache(directory: $0, maxBytes: network.cacheMaxMb << 20, keepsBodiesInMemory: false)
         }
+        if let problem = cache?.problem() {
+            StandardError.write("animplay: warning: \(problem); going on without the cache\n")
+            cache = nil
+        }
         let hit = network.refresh ? nil : cache?.lookup(url, busy: {
-            StandardError.write("animplay: \(url): warning: the cache is locked by another process (stopped or hung?); going on without it\n")
+            StandardError.write("animplay: \(URLText.masked(url)): warning: the cache is locked by another process (stopped or hung?); going on without it\n")
         })
         if let hit, hit.metadata.isFresh(now: time(nil)) {
             return OpenedInput(try AnimationLoader.open(hit.source, options: options), fromCache: true)
@@ -128,13 +132,18 @@ enum InputSource {
         }
         var completed: (@Sendable (HTTPResponse, SpoolBuffer) -> Void)?
         if let cache {
-            completed = { response, spool in cache.store(url: url, response: response, spool: spool) }
+            // Only what opens as an image is kept (an error page sent with 200 and a long
+            // max-age would otherwise fail every run for that long without asking again).
+            completed = { response, spool in
+                guard (try? AnimationLoader.open(ByteSource(spool: spool), options: options)) != nil else { return }
+                cache.store(url: url, response: response, spool: spool)
+            }
         }
         let download = try HTTPDownload(url: url, options: request, completed: completed)
         switch download.waitForStart() {
         case .failed(let reason, let status):
             if let hit, status == nil {
-                StandardError.write("animplay: \(url): warning: server unreachable (\(reason)); playing the cached copy\n")
+                StandardError.write("animplay: \(URLText.masked(url)): warning: server unreachable (\(reason)); playing the cached copy\n")
                 return OpenedInput(try AnimationLoader.open(hit.source, options: options), fromCache: true)
             }
             throw .network(reason)

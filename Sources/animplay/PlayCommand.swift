@@ -128,7 +128,7 @@ struct Play: ParsableCommand {
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         let info = decoder.info
         // Chosen before the player starts: the producer prepares frames for this output.
-        let graphics = graphicsOptions.choose(probe.report)
+        let graphics = graphicsOptions.choose(probe.report, memoryBytes: decodeOptions.maxMemoryMb << 20)
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
                                        spareRow: graphics.inline != nil)
         let preparer: any FrameScaler
@@ -244,11 +244,13 @@ struct Play: ParsableCommand {
             return outcome.report
         }
         let probed = graphicsOptions.graphicsArgument != "cells" ? probeTerminal() : nil
-        if let probed, let kitty = graphicsOptions.choose(probed).kitty {
+        // Chosen once: a second choice would repeat its warning ("using cells" twice).
+        let choice = probed.map { graphicsOptions.choose($0, memoryBytes: decodeOptions.maxMemoryMb << 20) }
+        if let probed, let kitty = choice?.kitty {
             try printStillKitty(decoder, kitty, background: request.resolve(probed).mode)
             return
         }
-        if let probed, let inline = graphicsOptions.choose(probed).inline {
+        if let probed, let inline = choice?.inline {
             try printStillInline(decoder, inline, background: request.resolve(probed).mode)
             return
         }

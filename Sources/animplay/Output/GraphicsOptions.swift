@@ -1,5 +1,6 @@
 import AnimatedCore
 import ArgumentParser
+import CNcurses
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,7 +36,7 @@ struct GraphicsOptions: ParsableArguments {
     /// Decides the output: `--graphics`, else the environment, else the terminal's answers.
     /// Prints one warning line (before the screen starts) when graphics were wanted but cannot
     /// be used, and falls back to cells.
-    func choose(_ report: TerminalReport) -> Choice {
+    func choose(_ report: TerminalReport, memoryBytes: Int = DecodeLimits.default.maxDecodedBytes) -> Choice {
         let env = Self.environment()
         let inTmux = env["TMUX"] != nil
         // Inside tmux, a second DA1 answer means the wrapped queries got through: passthrough
@@ -50,14 +51,13 @@ struct GraphicsOptions: ParsableArguments {
         let reported = report.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
         switch decision.graphics {
         case .kitty:
-            guard let cell = KittyOutput.cellSize(fd: 1, reported: reported) else {
-                warn("the terminal reports no cell size in pixels; using cells")
+            guard let cell = usableCell(report, memoryBytes: memoryBytes) else {
                 choice.decision.graphics = .cells
                 return choice
             }
             choice.kitty = KittySetup(cell: cell, reportedCell: reported, tmux: decision.tmux)
         case .sixel, .iterm2:
-            choice.inline = inlineImageSetup(decision.graphics, report: report)
+            choice.inline = inlineImageSetup(decision.graphics, report: report, memoryBytes: memoryBytes)
             choice.inline?.tmux = decision.tmux
             if choice.inline == nil { choice.decision.graphics = .cells }
         case .cells:
@@ -66,8 +66,28 @@ struct GraphicsOptions: ParsableArguments {
         return choice
     }
 
+    /// The cell size in pixels to size images by, or nil after one warning line: unknown,
+    /// not believable (`CellPixelBounds`), or a screen-sized frame too large for the memory limit.
+    func usableCell(_ report: TerminalReport, memoryBytes: Int) -> RenderSize? {
+        let reported = report.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
+        let (cell, rejected) = KittyOutput.cellPixels(fd: 1, reported: reported)
+        guard let cell else {
+            warn(rejected.map { "the terminal reports \($0); using cells" }
+                 ?? "the terminal reports no cell size in pixels; using cells")
+            return nil
+        }
+        var rows: Int32 = 24, cols: Int32 = 80
+        _ = animplay_window_size(1, &rows, &cols)
+        guard CellPixelBounds.fits(width: cell.width, height: cell.height, columns: Int(cols), rows: Int(rows),
+                                   memoryBytes: memoryBytes) else {
+            warn("a screen of \(cols)x\(rows) cells of \(cell.width)x\(cell.height) pixels needs more memory than --max-memory-mb allows; using cells")
+            return nil
+        }
+        return cell
+    }
+
     func warn(_ message: String) {
-        TerminalOutput.write(2, "animplay: warning: \(message)\n")
+        StandardError.write("animplay: warning: \(message)\n")
     }
 
     /// The process environment as a dictionary.

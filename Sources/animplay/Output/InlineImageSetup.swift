@@ -19,13 +19,11 @@ extension GraphicsOptions {
     /// The sixel or iTerm2 setup, or nil after one warning line when the terminal's cell size in
     /// pixels is unknown (there is then nothing to size an image by). `--graphics sixel` is
     /// obeyed even when DA1 does not list sixel (auto only picks sixel when it does).
-    func inlineImageSetup(_ p: GraphicsProtocol, report: TerminalReport) -> InlineImageSetup? {
+    func inlineImageSetup(_ p: GraphicsProtocol, report: TerminalReport,
+                          memoryBytes: Int = DecodeLimits.default.maxDecodedBytes) -> InlineImageSetup? {
         let kind: InlineImageOutput.Kind = p == .sixel ? .sixel : .iterm2
         let reported = report.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
-        guard let cell = KittyOutput.cellSize(fd: 1, reported: reported) else {
-            warn("the terminal does not report its cell size in pixels; using cells")
-            return nil
-        }
+        guard let cell = usableCell(report, memoryBytes: memoryBytes) else { return nil }
         let registers = max(2, min(256, report.colorRegisters ?? Self.defaultRegisters))
         return InlineImageSetup(kind: kind, cell: cell, reportedCell: reported, registers: registers, tmux: false)
     }

@@ -47,12 +47,32 @@ final class KittyOutput: FrameOutput {
     /// The terminal's cell size in pixels: the kernel's window size in pixels divided by its
     /// size in cells, else what the terminal reported; nil when neither is known.
     static func cellSize(fd: Int32, reported: RenderSize?) -> RenderSize? {
+        cellPixels(fd: fd, reported: reported).size
+    }
+
+    /// The cell size from the kernel's window size in pixels, else the terminal's `CSI 16 t`
+    /// answer, each only within `CellPixelBounds`; `rejected` says what was not believed.
+    static func cellPixels(fd: Int32, reported: RenderSize?) -> (size: RenderSize?, rejected: String?) {
         var xp: Int32 = 0, yp: Int32 = 0, r: Int32 = 0, c: Int32 = 0
-        if animplay_window_pixels(fd, &xp, &yp, &r, &c) != 0, xp > 0, yp > 0, r > 0, c > 0,
-           xp / c > 0, yp / r > 0 {
-            return RenderSize(width: Int(xp / c), height: Int(yp / r))
+        var rejected: String?
+        let known = animplay_window_pixels(fd, &xp, &yp, &r, &c) != 0 && r > 0 && c > 0
+        if known, xp > 0, yp > 0, xp / c > 0, yp / r > 0 {
+            let w = Int(xp / c), h = Int(yp / r)
+            if let p = CellPixelBounds.problem(width: w, height: h, columns: Int(c), rows: Int(r)) {
+                rejected = p
+            } else {
+                return (RenderSize(width: w, height: h), nil)
+            }
         }
-        return reported
+        if let reported {
+            if let p = CellPixelBounds.problem(width: reported.width, height: reported.height,
+                                               columns: known ? Int(c) : 1, rows: known ? Int(r) : 1) {
+                rejected = rejected ?? p
+            } else {
+                return (reported, nil)
+            }
+        }
+        return (nil, rejected)
     }
 
     func syncCellSize() -> Bool {

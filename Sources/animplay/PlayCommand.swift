@@ -98,12 +98,11 @@ struct Play: ParsableCommand {
                 throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump \(source.displayName) -o DIR`", code: 1)
             }
             if decoder.info.frameCount == 1 && !decoder.info.provisional {
-                try printStill(decoder)
+                try printStill(decoder, endedEarly: InputSource.earlyEnd(spool))
                 revalidation?.proceed()
             } else {
                 try play(decoder, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() })
             }
-            source.warnIfEndedEarly(spool)
             source.reportRevalidation(revalidation)
             if let p = spool?.progress, p.fatal, let why = p.failure {
                 throw CLIFailure(file: source.displayName, error: AnimatedError.network(why))
@@ -200,7 +199,9 @@ struct Play: ParsableCommand {
             loop.output.printLast()
         }
         // After the terminal is restored (on the alternate screen they would vanish with it).
-        if end != .signal(SIGHUP) { reportWarnings(info, problems: player.frameProblems, file: source.displayName) }
+        if end != .signal(SIGHUP) {
+            reportWarnings(info, problems: player.frameProblems, file: source.displayName, endedEarly: InputSource.earlyEnd(spool))
+        }
         if case .failed(let error) = end {
             throw CLIFailure(file: source.displayName, error: error)
         }
@@ -232,7 +233,7 @@ struct Play: ParsableCommand {
     // MARK: - Still image
 
     /// A single frame is printed at the cursor like `cat`, without entering curses mode.
-    private func printStill(_ decoder: any AnimationDecoder) throws(CLIFailure) {
+    private func printStill(_ decoder: any AnimationDecoder, endedEarly: String?) throws(CLIFailure) {
         // Real pixels when the terminal has them, chosen as for animations (one probe serves
         // both this choice and the background below).
         let request = BackgroundRequest(bg)!
@@ -248,10 +249,12 @@ struct Play: ParsableCommand {
         let choice = probed.map { graphicsOptions.choose($0, memoryBytes: decodeOptions.maxMemoryMb << 20) }
         if let probed, let kitty = choice?.kitty {
             try printStillKitty(decoder, kitty, background: request.resolve(probed).mode)
+            reportWarnings(decoder.info, problems: [:], file: source.displayName, endedEarly: endedEarly)
             return
         }
         if let probed, let inline = choice?.inline {
             try printStillInline(decoder, inline, background: request.resolve(probed).mode)
+            reportWarnings(decoder.info, problems: [:], file: source.displayName, endedEarly: endedEarly)
             return
         }
         guard animplay_setupterm(1) != 0 else {
@@ -282,7 +285,7 @@ struct Play: ParsableCommand {
         var writer = SGRCellWriter(mode: colorMode)
         writer.printLines(grid)
         TerminalOutput.write(1, writer.bytes)
-        reportWarnings(decoder.info, problems: compositor.problems, file: source.displayName)
+        reportWarnings(decoder.info, problems: compositor.problems, file: source.displayName, endedEarly: endedEarly)
     }
 
     /// A still through kitty graphics: transmitted and shown at the cursor, which moves below it.

@@ -260,3 +260,30 @@ def test_a_stall_after_frames_were_shown_is_a_warning(server, root):
     text = res.output.decode('utf-8', 'replace')
     assert 'warning' in text and 'stalled' in text
     assert RED in ptywatch.colours_on(res.screen) or BLUE in ptywatch.colours_on(res.screen)
+
+
+# --- 15: one cause, one line -------------------------------------------------------------------
+
+def warning_lines(output):
+    return [l for l in output.decode('utf-8', 'replace').splitlines() if 'warning' in l]
+
+
+def test_a_dropped_connection_is_one_warning(server, root, env):
+    size = os.path.getsize(os.path.join(root, 'four.gif'))
+    res = ptywatch.run([server.url(f'/f/four.gif?drop={size * 3 // 4}'), '--loop', '1'],
+                       env=dict(env, XDG_CACHE_HOME=env['XDG_CACHE_HOME']), timeout=40)
+    assert res.status == 0, res.output[-400:]
+    w = warning_lines(res.output)
+    assert len(w) == 1 and 'input ended early' in w[0], w
+
+
+def test_a_truncated_file_is_one_warning(root, tmp_path, env):
+    data = open(os.path.join(root, 'four.gif'), 'rb').read()
+    cut = tmp_path / 'cut.gif'
+    cut.write_bytes(data[:len(data) * 3 // 4])
+    res = ptywatch.run([str(cut), '--loop', '1'], timeout=40)
+    assert res.status == 0, res.output[-400:]
+    w = warning_lines(res.output)
+    assert len(w) == 1 and 'truncated' in w[0], w
+    r = run(['dump', str(cut), '-o', str(tmp_path / 'frames')], env)
+    assert r.returncode == 0 and len(warning_lines(r.stderr)) == 1, r.stderr

@@ -124,6 +124,13 @@ struct Play: ParsableCommand {
         // Every other way out (errors before the loop): late replies must not reach the shell.
         defer { TerminalProbe.absorbLate(probe.late) }
         let medium = mediumProbe?.finish(probe.report) ?? .direct
+        if medium == .sharedMemory {
+            // Objects of earlier runs that were killed before kitty read them (once per run).
+            KittyStager.removeStaleObjects()
+        }
+        // Whatever kitty did not read by the end goes too (after a DA1 round trip: kitty has
+        // then read all it will). On the normal way out the late probe replies are absorbed before.
+        defer { if medium == .sharedMemory { TerminalProbe.settle(); KittyStager.removeLeftovers() } }
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         let info = decoder.info
         // Chosen before the player starts: the producer prepares frames for this output.

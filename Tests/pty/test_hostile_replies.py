@@ -1,7 +1,7 @@
 """Hostile and slow terminals (termresponder.py): pixel sizes no screen has, control characters
 in replies that `probe` shows, replies later than any budget (also after Ctrl-C). The program
 must stay bounded in memory, warn once, print nothing raw, and leave nothing for the shell."""
-import os, resource, tempfile
+import os, resource, subprocess, tempfile
 import pytest
 import termresponder as t
 from gifwriter import write_gif
@@ -100,3 +100,44 @@ def test_ctrl_c_during_the_probe_of_a_slow_terminal_leaves_nothing_for_the_shell
     assert res.status == -2, res.output[-300:]          # the default action of SIGINT
     assert res.leftover == b'', res.leftover
     assert res.stty_before == res.stty_after
+
+
+# --- 11: shared-memory objects kitty did not read ----------------------------------------------
+
+def kitty_ok_for_every_id(query):
+    """kitty's answer to an `a=q` query, for whichever id it asked about (the medium probes too)."""
+    import re
+    m = re.search(rb'i=(\d+)', query)
+    return b'\x1b_Gi=' + (m.group(1) if m else b'31') + b';OK' + t.ST
+
+
+def shm_objects(pid):
+    return [n for n in os.listdir('/dev/shm') if n.startswith(f'animplay-tty-graphics-protocol-{pid}-')]
+
+
+def test_objects_a_terminal_never_read_are_unlinked_at_exit(gif):
+    # A terminal that says it reads shared memory, and then reads none of it.
+    pids = []
+    res = t.run([gif, '--graphics', 'kitty', '--loop', '1'], dict(t.KITTY, kitty=kitty_ok_for_every_id),
+                env={'ANIMPLAY_KITTY_MEDIUM': 'shm'}, timeout=30, started=pids.append)
+    assert res.status == 0, res.output[-400:]
+    assert b't=s' in res.output, 'frames did not go through shared memory'
+    assert shm_objects(pids[0]) == []
+    assert res.leftover == b''
+
+
+def test_stale_objects_of_dead_runs_are_unlinked(gif):
+    dead = subprocess.Popen(['true']); dead.wait()
+    stale = f'/dev/shm/animplay-tty-graphics-protocol-{dead.pid}-7'
+    open(stale, 'wb').write(b'left by a killed run')
+    alive = f'/dev/shm/animplay-tty-graphics-protocol-{os.getpid()}-7'
+    open(alive, 'wb').write(b'a live run')
+    try:
+        res = t.run([gif, '--graphics', 'kitty', '--loop', '1'], dict(t.KITTY, kitty=kitty_ok_for_every_id),
+                    env={'ANIMPLAY_KITTY_MEDIUM': 'shm'}, timeout=30)
+        assert res.status == 0, res.output[-400:]
+        assert not os.path.exists(stale) and os.path.exists(alive)
+    finally:
+        for p in (stale, alive):
+            if os.path.exists(p):
+                os.remove(p)

@@ -121,6 +121,18 @@ enum TerminalProbe {
         withQuietInput { inputFD, _ in drain(inputFD, late, missing: late.sentinels - seenSentinels) }
     }
 
+    /// Asks DA1 once more and drops everything until its answer (at most `budgetNanoseconds`):
+    /// the terminal handles its input in order, so once it answers it has read every command
+    /// written before (kitty: every shared-memory object it will ever read).
+    static func settle(outputFD: Int32 = 1, budgetNanoseconds: UInt64 = 500_000_000) {
+        guard isatty(outputFD) != 0 else { return }
+        withQuietInput { inputFD, _ in
+            guard waitWritable(outputFD, until: MonotonicClock.nanoseconds() + budgetNanoseconds) else { return }
+            TerminalOutput.write(outputFD, TerminalQueries.primaryDeviceAttributes)
+            drain(inputFD, LateReplies(sentinels: 1, deadline: MonotonicClock.nanoseconds() + budgetNanoseconds), missing: 1)
+        }
+    }
+
     /// After the last sentinel, what else arrives within this quiet time is dropped too
     /// (a reply the terminal sends after its DA1, a second answer through tmux).
     static let trailingQuietNanoseconds: UInt64 = 50_000_000

@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// How a revalidation in the background turned out (so far).
 public enum RevalidationState: Sendable, Equatable {
     /// No answer yet.

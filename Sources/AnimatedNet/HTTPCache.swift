@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AnimatedCore
 
 /// What the cache keeps about a URL besides its bytes.
 public struct CacheMetadata: Sendable, Equatable {

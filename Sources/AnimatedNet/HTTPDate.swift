@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AnimatedCore
 
 /// HTTP dates (RFC 9110 §5.6.7) as Unix seconds: the IMF-fixdate senders must use
 /// ("Sun, 06 Nov 1994 08:49:37 GMT") and the two obsolete forms recipients must still read

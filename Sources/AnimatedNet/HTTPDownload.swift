@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AnimatedCore
 
 /// How a download behaves: limits, timeouts, conditional request headers.
 public struct DownloadOptions: Sendable {

@@ -1,21 +1,22 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import AnimatedCore
+import AnimatedCore
+import AnimatedTerminal
 
 /// A small sixel decoder for tests: what a terminal would paint for our DCS … ST output.
 /// Handles raster attributes ("Pan;Pad;Ph;Pv), colour introducers (#Pc, #Pc;2;R;G;B in percent),
 /// repeats (!Pn), graphics carriage return ($) and new line (-). Pixels never painted stay
 /// `unpainted`, so a test sees when the encoder leaves holes.
-struct SixelTestImage {
-    var width = 0, height = 0
+package struct SixelTestImage {
+    package var width = 0, height = 0
     /// RGB per pixel, or nil where nothing was painted.
-    var pixels: [(UInt8, UInt8, UInt8)?] = []
-    var registersDefined = 0
+    package var pixels: [(UInt8, UInt8, UInt8)?] = []
+    package var registersDefined = 0
 
-    enum Failure: Error { case noDCS, noTerminator, badRaster, undefinedColour(Int), outside }
+    package enum Failure: Error { case noDCS, noTerminator, badRaster, undefinedColour(Int), outside }
 
-    static func decode(_ bytes: [UInt8]) throws -> SixelTestImage {
+    package static func decode(_ bytes: [UInt8]) throws -> SixelTestImage {
         // DCS P1;P2;P3 q — then the body up to ST (ESC \).
         guard let start = bytes.firstIndex(of: 0x1B), start + 1 < bytes.count, bytes[start + 1] == 0x50 else { throw Failure.noDCS }
         var i = start + 2
@@ -84,7 +85,7 @@ struct SixelTestImage {
     }
 
     /// PSNR (dB) against an RGB frame of the same size; painted everywhere is required.
-    func psnr(against frame: OpaqueFrame) -> Double? {
+    package func psnr(against frame: OpaqueFrame) -> Double? {
         guard frame.size.width == width, frame.size.height == height else { return nil }
         var se = 0.0
         for (k, p) in pixels.enumerated() {

@@ -1,12 +1,12 @@
 /// An RGBA, 8 bits per channel, non-premultiplied pixel buffer, row-major with no padding.
-/// It owns its memory; hot loops inside AnimatedCore reach it through `pixels`, code outside
+/// It owns its memory; hot loops inside this package reach it through `pixels`, code outside
 /// through `withUnsafeBytes` / `withUnsafeMutableBytes` (the pointer is valid only inside).
 public final class Canvas {
     /// Width in pixels.
     public let width: Int
     /// Height in pixels.
     public let height: Int
-    let pixels: UnsafeMutableBufferPointer<UInt8>
+    package let pixels: UnsafeMutableBufferPointer<UInt8>
 
     /// A fully transparent canvas.
     public init(width: Int, height: Int) {

@@ -10,18 +10,18 @@ import Darwin
 /// makes moving edges shimmer. The decode table maps the 256 code values to linear floats; the
 /// encode table maps a linear value quantised to `encodeSteps` back to the nearest code value
 /// (fine enough that every code value survives a round trip exactly).
-final class SRGBTables: @unchecked Sendable {
-    static let shared = SRGBTables()
+package final class SRGBTables: @unchecked Sendable {
+    package static let shared = SRGBTables()
 
     /// 2^14 steps: the first sRGB step (1/255) is 0.0003 in linear light, 5 steps here.
-    static let encodeSteps = 16384
+    package static let encodeSteps = 16384
 
     /// 256 linear values in 0...1.
-    let toLinear: UnsafeMutablePointer<Float>
+    package let toLinear: UnsafeMutablePointer<Float>
     /// 256 code values divided by 255 (for averaging code values with the same loops).
-    let unit: UnsafeMutablePointer<Float>
+    package let unit: UnsafeMutablePointer<Float>
     /// `encodeSteps + 1` code values indexed by `Int(linear * encodeSteps + 0.5)`.
-    let toSRGB: UnsafeMutablePointer<UInt8>
+    package let toSRGB: UnsafeMutablePointer<UInt8>
 
     private init() {
         toLinear = .allocate(capacity: 256)
@@ -37,18 +37,18 @@ final class SRGBTables: @unchecked Sendable {
     }
 
     /// sRGB transfer function (IEC 61966-2-1), code value in 0...1 to linear light.
-    static func decode(_ c: Double) -> Double {
+    package static func decode(_ c: Double) -> Double {
         c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
     }
 
     /// Linear light in 0...1 to an sRGB value in 0...1.
-    static func encode(_ l: Double) -> Double {
+    package static func encode(_ l: Double) -> Double {
         l <= 0.0031308 ? l * 12.92 : 1.055 * pow(l, 1 / 2.4) - 0.055
     }
 
     /// Linear light (clamped to 0...1) to the nearest code value.
-    @inline(__always)
-    func srgb(fromLinear l: Float) -> UInt8 {
+    @inlinable @inline(__always)
+    package func srgb(fromLinear l: Float) -> UInt8 {
         let i = Int(min(max(l, 0), 1) * Float(SRGBTables.encodeSteps) + 0.5)
         return toSRGB[i]
     }

@@ -15,9 +15,10 @@ public struct RenderSize: Sendable, Hashable, CustomStringConvertible {
 /// size); pixel outputs may keep only `payload`, their encoded form (kitty: base64 of the zlib
 /// stream of the RGBA), so that the buffer's byte budget counts what is really held.
 ///
-/// With finer symbols (`SymbolScaler`) the frame holds the chosen cells instead of pixels
-/// (`pixels` is empty): glyph choice is the expensive part, so it is done once on the producer
-/// thread and kept in the frame buffer with the frame.
+/// With finer symbols (AnimatedTerminal's `SymbolScaler`) the frame holds the chosen cells
+/// instead of pixels (`pixels` is empty): glyph choice is the expensive part, so it is done once
+/// on the producer thread and kept in the frame buffer with the frame. The core does not know
+/// what cells are, only what they cost (`PreparedCells`).
 public struct ScaledFrame: Sendable {
     /// Frame index in the animation.
     public let index: Int
@@ -29,13 +30,20 @@ public struct ScaledFrame: Sendable {
     /// The output's encoded frame (empty for cells).
     public let payload: [UInt8]
     /// The cells, when the scaler chose the glyphs itself (`SymbolScaler`).
-    public let cells: SymbolCells?
+    public let cells: (any PreparedCells)?
     /// Frame `index` prepared at `size`: pixels, an output's payload, or its cells.
-    public init(index: Int, size: RenderSize, pixels: [UInt8], payload: [UInt8] = [], cells: SymbolCells? = nil) {
+    public init(index: Int, size: RenderSize, pixels: [UInt8], payload: [UInt8] = [], cells: (any PreparedCells)? = nil) {
         self.index = index; self.size = size; self.pixels = pixels; self.payload = payload; self.cells = cells
     }
     /// Bytes held: pixel data, payload and cells.
     public var byteCount: Int { pixels.count + payload.count + (cells?.byteCount ?? 0) }
+}
+
+/// Cells an output chose on the producer thread (the terminal layer's `SymbolCells`), held in
+/// the frame buffer with their frame: the buffer counts their bytes against its budget.
+public protocol PreparedCells: Sendable {
+    /// Bytes held.
+    var byteCount: Int { get }
 }
 
 /// Prepares a composited canvas for the output at the render size: scales it (and, for pixel

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// What a `Monitor.wait` step decided.
-enum MonitorStep<Result> {
+package enum MonitorStep<Result> {
     /// Stop waiting and return this.
     case done(Result)
     /// Sleep until the next broadcast; `notify` wakes the other waiters first (the state changed).
@@ -20,12 +20,12 @@ enum MonitorStep<Result> {
 /// `@unchecked Sendable`: `state` is only read or written between `pthread_mutex_lock` and
 /// `pthread_mutex_unlock` (every accessor below takes the lock), and `State` is `Sendable`, so
 /// values handed in or out are safe to use on another thread.
-final class Monitor<State: Sendable>: @unchecked Sendable {
+package final class Monitor<State: Sendable>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var state: State
 
-    init(_ initial: State) {
+    package init(_ initial: State) {
         state = initial
         pthread_mutex_init(mutex, nil)
         // Timed waits measure against the monotonic clock, like the display clock.
@@ -45,20 +45,20 @@ final class Monitor<State: Sendable>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func withLock<R: Sendable>(_ body: (inout State) -> R) -> R {
+    package func withLock<R: Sendable>(_ body: (inout State) -> R) -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return body(&state)
     }
 
     /// Wakes every thread sleeping in `wait`.
-    func broadcast() {
+    package func broadcast() {
         pthread_cond_broadcast(condition)
     }
 
     /// Runs `step` under the lock until it returns `.done`, sleeping between tries. With a
     /// `deadline` (monotonic ns) it gives up then and returns nil.
-    func wait<R: Sendable>(deadline: UInt64? = nil, _ step: (inout State) -> MonitorStep<R>) -> R? {
+    package func wait<R: Sendable>(deadline: UInt64? = nil, _ step: (inout State) -> MonitorStep<R>) -> R? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while true {

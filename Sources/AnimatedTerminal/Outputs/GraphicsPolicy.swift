@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// How frames reach the terminal (`--graphics`).
 public enum GraphicsProtocol: String, Sendable, CaseIterable {
     /// kitty graphics protocol (kitty, Ghostty, ...).

@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// Takes terminal replies out of the keys read during playback.
 ///
 /// The probe reads the replies to its queries, but a terminal slower than the probe's budget
@@ -10,17 +12,19 @@ package struct KeyReplyFilter: Sendable {
     private var parser = TerminalReplyParser()
     private var lastInput: UInt64 = 0
     package static let staleNanoseconds: UInt64 = 500_000_000
-    /// Messages of the kitty graphics replies taken out so far (e.g. "ENOSPC:…" for a refused
-    /// frame upload), for the output to act on; `takeKittyReplies()` empties it.
-    package private(set) var kittyReplies: [String] = []
+    /// The kitty graphics replies taken out so far (e.g. "ENOSPC:…" for a refused frame upload),
+    /// with their image ids, for the output to act on; `takeKittyReplies(except:)` empties it.
+    package private(set) var kittyReplies: [(id: UInt32?, message: String)] = []
     /// DA1 replies taken out so far: the probe's late sentinels (see `TerminalProbe.LateReplies`).
     package private(set) var sentinelsSeen = 0
 
     package init() {}
 
-    package mutating func takeKittyReplies() -> [String] {
+    /// The messages of the kitty graphics replies read since the last call, but for those to
+    /// images in `ignored` (the output's own probes: a late answer to one is no upload error).
+    package mutating func takeKittyReplies(except ignored: Set<UInt32> = []) -> [String] {
         defer { kittyReplies = [] }
-        return kittyReplies
+        return kittyReplies.filter { $0.id.map { !ignored.contains($0) } ?? true }.map(\.message)
     }
 
     /// `keys`: one batch of key codes as ncurses delivers them (bytes 0–255 as they came,
@@ -30,14 +34,12 @@ package struct KeyReplyFilter: Sendable {
         guard !keys.isEmpty else { return [] }
         lastInput = now
         var out: [Int32] = []
-        var replies: [String] = []
+        var replies: [(id: UInt32?, message: String)] = []
         func take(_ events: [TerminalReplyParser.Event]) {
             for e in events {
                 if case .keys(let bytes) = e { out += bytes.map(Int32.init) }
                 if case .primaryDeviceAttributes = e { sentinelsSeen += 1 }
-                // A late answer to a medium probe (whose object is gone by then) is no upload error.
-                if case .kittyGraphics(let id, let message) = e,
-                   id != KittyMedium.fileProbeID, id != KittyMedium.sharedMemoryProbeID { replies.append(message) }
+                if case .kittyGraphics(let id, let message) = e { replies.append((id, message)) }
             }
         }
         for k in keys {

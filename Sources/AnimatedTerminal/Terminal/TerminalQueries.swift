@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// The bytes of the one round of terminal queries (see `TerminalReplyParser` for the answers).
 ///
 /// Order matters: DA1 goes last because every terminal answers it and answers in order, so

@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// Splits the bytes read from a terminal's input while queries are outstanding into replies
 /// and key presses.
 ///

@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// An sRGB colour with 8 bits per channel (e.g. a terminal's palette entry, for
 /// `CellRenderer`'s 16-colour mode).
 public struct RGBColor: Sendable, Hashable, CustomStringConvertible {

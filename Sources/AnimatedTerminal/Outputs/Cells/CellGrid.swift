@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// What a cell shows: the two pixels of a cell as one glyph plus foreground/background colours.
 public enum CellGlyph: UInt8, Sendable {
     /// ' ': both halves are the background colour.

@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// Turns a scaled frame into half-block cells: cell (x, r) shows pixel (x, 2r) in its upper
 /// half and (x, 2r+1) in its lower half (transparent when the frame has an odd height).
 ///
@@ -26,7 +28,7 @@ public final class CellRenderer {
 
     /// Renders `frame` into `grid`, resizing it to width × ⌈height/2⌉ cells.
     public func render(_ frame: ScaledFrame, into grid: CellGrid) {
-        if let cells = frame.cells { render(cells, into: grid); return }
+        if let cells = frame.symbolCells { render(cells, into: grid); return }
         grid.symbols = .half
         let w = frame.size.width, h = frame.size.height
         let rows = (h + 1) / 2

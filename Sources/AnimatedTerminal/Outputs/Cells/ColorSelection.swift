@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// What `--colors` asks for.
 public enum ColorRequest: String, Sendable, CaseIterable {
     case auto, truecolor

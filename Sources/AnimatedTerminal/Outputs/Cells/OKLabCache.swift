@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// OKLab coordinates of 24-bit colours, memoised (direct-mapped, 4096 entries): the cell
 /// writer compares each changed cell's colours with what is on screen and in the SGR state.
 final class OKLabCache {

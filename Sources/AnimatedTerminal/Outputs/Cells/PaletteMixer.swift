@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// Ordered dithering for an arbitrary palette: each colour becomes a mix of two palette
 /// entries, and a threshold pattern decides per pixel which of the two it shows.
 ///

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AnimatedCore
 
 /// Maps 24-bit colours to the nearest xterm palette entry by distance in OKLab, a perceptual
 /// space: plain RGB distance picks visibly wrong greys and hues (e.g. dark saturated colours

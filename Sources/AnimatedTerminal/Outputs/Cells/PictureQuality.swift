@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AnimatedCore
 
 /// An opaque 8-bit sRGB image, 3 bytes per pixel, rows packed.
 public struct RGBImage: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// How palette modes spread the error of the nearest palette colour (`--dither`).
 public enum DitherMode: String, Sendable, CaseIterable {
     /// Each pixel takes its nearest colour: flat areas stay flat, gradients band.

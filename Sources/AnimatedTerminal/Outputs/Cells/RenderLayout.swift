@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// How the canvas is sized into the cell box.
 public enum FitMode: String, Sendable, CaseIterable {
     /// Keep the aspect ratio (font cells assumed 1:2, so a half-block pixel is square).

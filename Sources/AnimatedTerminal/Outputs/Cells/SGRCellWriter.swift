@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// Encodes cells as ANSI/ECMA-48 bytes: cursor movement (CUP, CUF), SGR colours and the
 /// UTF-8 block glyphs of the grid's symbol set. Used where the program writes cells itself rather than through
 /// ncurses: truecolor on a terminal whose terminfo entry cannot express it, and the final

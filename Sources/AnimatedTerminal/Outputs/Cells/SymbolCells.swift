@@ -1,7 +1,9 @@
+import AnimatedCore
+
 /// Cells chosen by `SymbolEncoder`: per cell a coverage mask and two 24-bit colours
 /// (0xRRGGBB, or `CellColor.terminalDefault` for the terminal's own background), before
 /// palette quantisation. Row-major, `columns × rows`.
-public struct SymbolCells: Sendable {
+public struct SymbolCells: PreparedCells {
     /// What the masks mean.
     public let symbols: SymbolSet
     /// Width in cells.
@@ -19,4 +21,9 @@ public struct SymbolCells: Sendable {
     public var count: Int { columns * rows }
     /// Bytes held.
     public var byteCount: Int { count * 9 }
+}
+
+extension ScaledFrame {
+    /// The cells `SymbolScaler` chose for this frame, if it did.
+    public var symbolCells: SymbolCells? { cells as? SymbolCells }
 }

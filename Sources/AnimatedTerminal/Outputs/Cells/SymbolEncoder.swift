@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AnimatedCore
 
 /// Chooses, for every cell, the glyph and the two colours that reproduce the cell's
 /// sub-pixels with the least squared error.

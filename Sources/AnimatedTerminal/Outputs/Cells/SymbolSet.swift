@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// Which block glyphs cells are drawn with: each glyph splits its cell into a grid of
 /// sub-pixels, every sub-pixel in the foreground or the background colour.
 ///

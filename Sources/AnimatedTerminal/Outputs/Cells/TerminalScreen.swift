@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// What a text terminal shows after some output: a grid of cells, each a character with the
 /// foreground and background colour it was drawn in. Understands what image printers emit
 /// (animplay, chafa, timg): UTF-8 text, CR, LF, BS, DECSC/DECRC, CUP, CUF/CUB/CUU/CUD, CHA, SGR 0/7/27,

@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// Background handling of one RGBA pixel: what it shows once the background mode is applied.
 /// Shared by every renderer of scaled frames (half blocks, finer glyphs), so they agree.
 extension BackgroundMode {

@@ -1,6 +1,8 @@
+import AnimatedCore
+
 /// Standard base64 (RFC 4648, with padding), as terminal image protocols carry binary data
 /// (kitty payloads, iTerm2 files).
-enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Appends the encoding of `bytes` to `out`.
@@ -36,7 +38,7 @@ enum Base64 {
     }
 
     /// Decodes padded base64; nil on any other byte (tests parse our own output back).
-    static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
+    package static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
         var table = [Int16](repeating: -1, count: 256)
         for (i, c) in alphabet.enumerated() { table[Int(c)] = Int16(i) }
         var out: [UInt8] = []

@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// How cell colours are expressed on the terminal.
 public enum ColorMode: String, Sendable, CaseIterable {
     /// 24-bit: SGR 38;2;r;g;b / 48;2;r;g;b. Cell colours are 0xRRGGBB.

@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// A frame flattened over its background: 8-bit sRGB, 3 bytes a pixel, rows packed. What the
 /// pixel encoders (sixel, iTerm2) send: a whole frame that replaces the previous one, so nothing
 /// of that frame may show through transparent pixels.

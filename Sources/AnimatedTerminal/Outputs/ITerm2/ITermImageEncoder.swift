@@ -1,4 +1,5 @@
 import CPNG
+import AnimatedCore
 
 /// Encodes whole frames as iTerm2 inline images: a PNG (libpng) in
 /// `OSC 1337 ; File=inline=1;size=N;width=C;height=R;preserveAspectRatio=0;doNotMoveCursor=1 : <base64> BEL`,

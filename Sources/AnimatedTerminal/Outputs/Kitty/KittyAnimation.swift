@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// The client side of a kitty animation: which frames the terminal holds and the commands that
 /// make it show a given frame. Pure (it only appends bytes), so tests replay its output in an
 /// emulator.

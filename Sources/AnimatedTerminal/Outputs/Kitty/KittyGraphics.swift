@@ -1,3 +1,5 @@
+import AnimatedCore
+
 /// Writes kitty graphics protocol commands: `ESC _ G <keys> ; <payload> ESC \` (APC).
 ///
 /// Payloads are base64 text sent in chunks of at most 4096 bytes, each chunk its own command:

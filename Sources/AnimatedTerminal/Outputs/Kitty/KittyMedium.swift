@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AnimatedCore
 
 /// How kitty receives frame data: inline base64 (`t=d`, works everywhere, over ssh too), or,
 /// when the terminal runs on this machine, only the name of a temporary file (`t=t`) or of a

@@ -1,7 +1,8 @@
 import CZlib
+import AnimatedCore
 
 /// zlib (RFC 1950) compression of frame payloads, as the kitty graphics protocol's `o=z` expects.
-enum Zlib {
+package enum Zlib {
     /// `bytes` compressed at `level` (1 fastest … 9 smallest). zlib's one-shot `compress2`
     /// into a buffer of `compressBound` bytes cannot run out of room, so it only fails on
     /// memory exhaustion, which traps like any other allocation failure.
@@ -19,7 +20,7 @@ enum Zlib {
 
     /// `bytes` inflated, if they are a complete zlib stream of at most `limit` bytes (tests,
     /// and the protocol's own round-trip checks).
-    static func decompress(_ bytes: [UInt8], limit: Int) -> [UInt8]? {
+    package static func decompress(_ bytes: [UInt8], limit: Int) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: max(1, limit))
         var size = uLongf(out.count)
         let rc = out.withUnsafeMutableBufferPointer { o in

@@ -1,4 +1,5 @@
 import CSixel
+import AnimatedCore
 
 /// Encodes whole frames as sixel images (`ESC P q … ESC \`) with libsixel.
 ///

@@ -1,4 +1,5 @@
 import Synchronization
+import AnimatedCore
 
 /// Prepares frames for the sixel output on the producer thread: scales the canvas, flattens it
 /// over the background and encodes it with `SixelEncoder`; the frame buffer holds only the
@@ -25,22 +26,4 @@ package final class SixelFramePreparer: FrameScaler {
 
     /// Palettes built so far (1: one palette served the whole animation).
     package var palettesBuilt: Int { encoder.withLock { $0.palettesBuilt } }
-}
-
-/// Prepares frames for the iTerm2 output on the producer thread: scales, flattens over the
-/// background, encodes a PNG and base64s it (`payload`); the display adds the OSC 1337 header,
-/// which depends on the cells the image covers.
-package struct ITermFramePreparer: FrameScaler {
-    package let scaler: any FrameScaler
-    package let background: BackgroundMode
-
-    package init(background: BackgroundMode, scaler: any FrameScaler = AreaAverageScaler()) {
-        self.scaler = scaler; self.background = background
-    }
-
-    package func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
-        let frame = scaler.scale(canvas, index: index, to: size)
-        let payload = ITermImageEncoder(background: background).payload(frame)
-        return ScaledFrame(index: index, size: frame.size, pixels: [], payload: payload)
-    }
 }

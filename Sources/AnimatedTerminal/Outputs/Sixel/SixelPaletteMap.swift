@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AnimatedCore
 
 /// Maps 24-bit colours to the nearest entry of a palette (squared distance in sRGB, the measure
 /// the PSNR of the result is taken in) and measures the error while doing so.

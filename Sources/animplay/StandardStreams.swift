@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 
 /// Unbuffered writes of messages to stdout/stderr without Foundation. Everything written
 /// here is text for a person (errors, warnings, `info`, `cache info`), which can hold

@@ -3,6 +3,8 @@ import Testing
 import Glibc
 #endif
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// Text and numbers from outside (servers, URLs, terminals): escaped, masked, clamped, bounded.
 @Suite struct OutsideTextTests {

@@ -203,7 +203,7 @@ struct Play: ParsableCommand {
         TerminalProbe.absorbLate(probe.late, seenSentinels: screen.sentinelsSeen)
         probe.late = nil
         screen.end()
-        for warning in loop.warnings { TerminalOutput.write(2, "animplay: warning: \(warning)\n") }
+        for warning in loop.warnings { StandardError.write("animplay: warning: \(warning)\n") }
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
             loop.output.printLast()
         }

@@ -1,35 +1,37 @@
 import AnimatedCore
-import AnimatedNet
-import AnimatedTerminal
 
-/// Half-block cells (the `CellRenderer` → `PlaybackView` path, unchanged): the buffer holds
-/// scaled RGBA, the display turns the frame due into cells and writes the changed ones.
-final class CellOutput: FrameOutput {
-    let view: PlaybackView
+/// Cells (half blocks or finer symbols): the buffer holds scaled RGBA (or the chosen cells),
+/// the display turns the frame due into cells and the screen writes the changed ones.
+public final class CellOutput: FrameOutput {
+    /// Where the cells are drawn during playback (nil for a still: only `printLast`).
+    let screen: (any CellScreen)?
+    let sink: any TerminalSink
     let renderer: CellRenderer
-    let screen: NcursesScreen
+    /// How `printLast` writes colours.
+    let mode: ColorMode
     /// The last frame as cells (printed into the normal screen on exit).
     let grid = CellGrid()
-    private(set) var hasFrame = false
+    public private(set) var hasFrame = false
     /// Scales (and, for finer symbols, chooses the glyphs) on the producer thread.
-    let preparer: any FrameScaler
-    var cell: RenderSize { RenderLayout.halfBlockCell }
-    var failure: String? { nil }
-    var statusNote: String? { nil }
+    public let preparer: any FrameScaler
+    public var cell: RenderSize { RenderLayout.halfBlockCell }
+    public var failure: String? { nil }
+    public var statusNote: String? { nil }
 
-    init(view: PlaybackView, renderer: CellRenderer, screen: NcursesScreen, preparer: any FrameScaler) {
-        self.view = view; self.renderer = renderer; self.screen = screen; self.preparer = preparer
+    public init(screen: (any CellScreen)?, sink: any TerminalSink, renderer: CellRenderer, mode: ColorMode,
+                preparer: any FrameScaler) {
+        self.screen = screen; self.sink = sink; self.renderer = renderer; self.mode = mode; self.preparer = preparer
     }
 
-    func show(_ frame: ScaledFrame) {
+    public func show(_ frame: ScaledFrame) {
         renderer.render(frame, into: grid)
         hasFrame = true
     }
 
     /// Presents the current cells, centred in the box by their own size (after a resize the
     /// player may still deliver a frame rendered at the previous size).
-    func present(at layout: RenderLayout, status: String?) {
-        guard hasFrame else { return }
+    public func present(at layout: RenderLayout, status: String?) {
+        guard hasFrame, let screen else { return }
         var at = layout
         if grid.columns != layout.size.width || grid.rows != layout.rows {
             let boxRows = screen.rows - (status != nil ? 1 : 0)
@@ -37,17 +39,17 @@ final class CellOutput: FrameOutput {
                               row: max(0, (boxRows - grid.rows) / 2),
                               column: max(0, (screen.columns - grid.columns) / 2))
         }
-        view.present(grid, at: at, status: status)
+        screen.present(grid, at: at, status: status)
     }
 
-    func invalidate() { view.invalidate() }
-    func syncCellSize() -> Bool { false }
-    func leave() {}
+    public func invalidate() { screen?.invalidate() }
+    public func syncCellSize() -> Bool { false }
+    public func leave() {}
 
-    func printLast() {
+    public func printLast() {
         guard hasFrame else { return }
-        var writer = SGRCellWriter(mode: view.mode)
+        var writer = SGRCellWriter(mode: mode)
         writer.printLines(grid)
-        TerminalOutput.write(1, writer.bytes)
+        sink.write(writer.bytes)
     }
 }

@@ -1,5 +1,4 @@
 import AnimatedCore
-import AnimatedNet
 import AnimatedTerminal
 import ArgumentParser
 import CNcurses
@@ -7,7 +6,7 @@ import CNcurses
 import Glibc
 #endif
 
-/// `--graphics`: how frames reach the terminal, and the choice made before playback starts.
+/// `--graphics`: how frames reach the terminal, and the plan made before playback starts.
 struct GraphicsOptions: ParsableArguments {
     @Option(name: .customLong("graphics"), help: ArgumentHelp(
         "Real pixels or cells: auto (detect the terminal), kitty, sixel, iterm2 or cells.",
@@ -20,76 +19,25 @@ struct GraphicsOptions: ParsableArguments {
         }
     }
 
-    /// What the kitty output needs to start.
-    struct KittySetup {
-        var cell: RenderSize
-        var reportedCell: RenderSize?
-        var tmux: Bool
-    }
-
-    struct Choice {
-        var decision: GraphicsPolicy.Decision
-        /// Set when frames go out as kitty graphics.
-        var kitty: KittySetup?
-        /// Set when frames go out as sixel or iTerm2 inline images.
-        var inline: InlineImageSetup?
-    }
+    /// `--graphics` parsed (validated above).
+    var request: GraphicsRequest { GraphicsRequest(argument: graphicsArgument) ?? .auto }
 
     /// Decides the output: `--graphics`, else the environment, else the terminal's answers.
     /// Prints one warning line (before the screen starts) when graphics were wanted but cannot
-    /// be used, and falls back to cells.
-    func choose(_ report: TerminalReport, memoryBytes: Int = DecodeLimits.default.maxDecodedBytes) -> Choice {
-        let env = Self.environment()
-        let inTmux = env["TMUX"] != nil
-        // Inside tmux, a second DA1 answer means the wrapped queries got through: passthrough
-        // is on. Otherwise ask tmux itself.
-        let passthrough = inTmux && (report.da1Count >= 2 || Self.tmuxAllowsPassthrough())
-        let answers = report.answeredDA1
-            ? TerminalGraphicsAnswers(kittyGraphics: report.kittyGraphics, sixel: report.sixel, version: report.version)
-            : nil
-        let decision = GraphicsPolicy.decide(GraphicsRequest(argument: graphicsArgument) ?? .auto, env: env,
-                                             answers: answers, tmuxPassthrough: passthrough)
-        var choice = Choice(decision: decision, kitty: nil, inline: nil)
-        let reported = report.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
-        switch decision.graphics {
-        case .kitty:
-            guard let cell = usableCell(report, memoryBytes: memoryBytes) else {
-                choice.decision.graphics = .cells
-                return choice
-            }
-            choice.kitty = KittySetup(cell: cell, reportedCell: reported, tmux: decision.tmux)
-        case .sixel, .iterm2:
-            choice.inline = inlineImageSetup(decision.graphics, report: report, memoryBytes: memoryBytes)
-            choice.inline?.tmux = decision.tmux
-            if choice.inline == nil { choice.decision.graphics = .cells }
-        case .cells:
-            break
-        }
-        return choice
-    }
-
-    /// The cell size in pixels to size images by, or nil after one warning line: unknown,
-    /// not believable (`CellPixelBounds`), or a screen-sized frame too large for the memory limit.
-    func usableCell(_ report: TerminalReport, memoryBytes: Int) -> RenderSize? {
-        let reported = report.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
-        let (cell, rejected) = KittyOutput.cellPixels(fd: 1, reported: reported)
-        guard let cell else {
-            warn(rejected.map { "the terminal reports \($0); using cells" }
-                 ?? "the terminal reports no cell size in pixels; using cells")
-            return nil
-        }
+    /// be used; the plan is then cells.
+    /// `memoryBytes` (`--max-memory-mb`) bounds a screen-sized frame of the pixel outputs.
+    func plan(_ report: TerminalReport, symbols: SymbolSet, kittyMedium: KittyMedium = .direct,
+              memoryBytes: Int = DecodeLimits.default.maxDecodedBytes) -> OutputPlan {
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
-        guard CellPixelBounds.fits(width: cell.width, height: cell.height, columns: Int(cols), rows: Int(rows),
-                                   memoryBytes: memoryBytes) else {
-            warn("a screen of \(cols)x\(rows) cells of \(cell.width)x\(cell.height) pixels needs more memory than --max-memory-mb allows; using cells")
-            return nil
-        }
-        return cell
-    }
-
-    func warn(_ message: String) {
-        StandardError.write("animplay: warning: \(message)\n")
+        let made = OutputPlan.decide(request, report: report, env: Self.environment(),
+                                     tmuxAllowsPassthrough: Self.tmuxAllowsPassthrough,
+                                     windowCell: TerminalOutput.windowCellSize(fd: 1), symbols: symbols,
+                                     kittyMedium: kittyMedium,
+                                     screen: (columns: Int(cols), rows: Int(rows)), memoryBytes: memoryBytes)
+        // The warning can hold the terminal's own numbers: escaped like every message.
+        if let warning = made.warning { StandardError.write("animplay: warning: \(warning)\n") }
+        return made.plan
     }
 
     /// The process environment as a dictionary.

@@ -77,3 +77,29 @@ import Glibc
         #expect(!CellPixelBounds.fits(width: 512, height: 512, columns: 30, rows: 15, memoryBytes: 64 << 20))
     }
 }
+
+/// The plan believes only cell sizes a screen can have, and frames the memory limit allows.
+@Suite struct OutputPlanBoundsTests {
+    func decide(window: RenderSize?, reported: PixelSize?, screen: (columns: Int, rows: Int) = (80, 24),
+                memoryBytes: Int = 512 << 20) -> (plan: OutputPlan, warning: String?) {
+        var report = TerminalReport()
+        report.answeredDA1 = true
+        report.kittyReplies[TerminalQueries.kittyQueryID] = "OK"
+        report.reportedCellPixels = reported
+        let d = OutputPlan.decide(.auto, report: report, env: [:], tmuxAllowsPassthrough: { false }, windowCell: window,
+                                  symbols: .half, screen: screen, memoryBytes: memoryBytes)
+        return (d.plan, d.warning)
+    }
+
+    @Test func hostileCellSizesFallBackToCellsWithOneWarning() {
+        let huge = decide(window: nil, reported: PixelSize(width: 10000, height: 10000))
+        #expect(huge.plan == .cells(.half) && huge.warning?.contains("10000x10000") == true)
+        // A window of 65535 px over 80x24 cells is not believed; a sane CSI 16 t answer is.
+        let window = decide(window: RenderSize(width: 819, height: 2730), reported: PixelSize(width: 10, height: 20))
+        #expect(window.plan.cell == RenderSize(width: 10, height: 20) && window.warning == nil)
+        let tooBig = decide(window: RenderSize(width: 512, height: 512), reported: nil, screen: (30, 15), memoryBytes: 64 << 20)
+        #expect(tooBig.plan == .cells(.half) && tooBig.warning?.contains("--max-memory-mb") == true)
+        #expect(TerminalInfo(cell: RenderSize(width: 10, height: 20), reportedCell: RenderSize(width: 10, height: 20))
+            .currentCell(window: RenderSize(width: 10000, height: 3)) == RenderSize(width: 10, height: 20))
+    }
+}

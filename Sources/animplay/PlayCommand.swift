@@ -197,7 +197,20 @@ struct Play: ParsableCommand {
         screen.end()
         for warning in loop.warnings { TerminalOutput.write(2, "animplay: warning: \(warning)\n") }
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
-            loop.output.printLast()
+            if let kitty = loop.output as? KittyOutput, kitty.tmux, let canvas = kitty.lastFrameCanvas() {
+                // Inside tmux an image would stay on kitty's screen whatever tmux does with
+                // the pane (scroll, clear): the last frame stays as text, which tmux moves.
+                let layout = layoutFor(Int(screen.rows) - 1, screen.columns, RenderLayout.halfBlockCell)
+                let frame = symbolOptions.scaler(background: background).scale(canvas, index: 0, to: layout.size)
+                let grid = CellGrid()
+                CellRenderer(mode: colorMode, background: background, dither: palette.dither,
+                             palette16: probe.report.answeredPalette16).render(frame, into: grid)
+                var writer = SGRCellWriter(mode: colorMode)
+                writer.printLines(grid, indent: layout.column)
+                TerminalOutput.write(1, writer.bytes)
+            } else {
+                loop.output.printLast(indent: loop.layout.column)
+            }
         }
         // After the terminal is restored (on the alternate screen they would vanish with it).
         if end != .signal(SIGHUP) { reportWarnings(info, problems: player.frameProblems, file: source.displayName) }

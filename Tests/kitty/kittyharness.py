@@ -53,7 +53,15 @@ with open(pidfile, 'w') as f: f.write(str(p.pid))
 rc = p.wait()
 with open(rcfile + '.tmp', 'w') as f: f.write(str(rc))
 os.rename(rcfile + '.tmp', rcfile)
-time.sleep(120)
+# `then` (WrappedTerminal.then): one shell command run afterwards on the same terminal.
+deadline = time.monotonic() + 120
+while time.monotonic() < deadline:
+    if os.path.exists(rcfile + '.then'):
+        subprocess.run(['sh', '-c', open(rcfile + '.then').read()])
+        open(rcfile + '.then-done', 'w').close()
+        break
+    time.sleep(0.02)
+time.sleep(max(0, deadline - time.monotonic()))
 '''
 
 
@@ -99,6 +107,15 @@ class WrappedTerminal:
         """Whether animplay is stopped by job control (state T in /proc)."""
         with open(f'/proc/{self.pid()}/stat') as f:
             return f.read().rsplit(')', 1)[1].split()[0] == 'T'
+
+    def then(self, command, timeout=20):
+        """Runs the shell command `command` on the terminal after animplay exited (its output goes
+        where animplay's went) and waits for it to finish."""
+        self.exit_status(timeout)
+        with open(self.rcfile + '.then.tmp', 'w') as f:
+            f.write(command)
+        os.rename(self.rcfile + '.then.tmp', self.rcfile + '.then')
+        self.wait_for(lambda: os.path.exists(self.rcfile + '.then-done'), timeout, what=f'`{command}` to finish')
 
     def exit_status(self, timeout=20):
         return int(self.wait_for(lambda: os.path.exists(self.rcfile) and open(self.rcfile).read(),
@@ -172,6 +189,26 @@ class Kitty(WrappedTerminal):
                              capture_output=True, check=True, timeout=20).stdout
         return _count(raw, colors)
 
+    def screenshot(self):
+        """The root window now: (width, height, RGB bytes)."""
+        raw = subprocess.run(['import', '-display', self.env['DISPLAY'], '-window', 'root', '-depth', '8', 'rgb:-'],
+                             capture_output=True, check=True, timeout=20).stdout
+        return SCREEN[0], SCREEN[1], raw
+
+    def save_screenshot(self, name):
+        """With ANIMPLAY_TEST_SHOTS=DIR set: the root window into DIR/name.png, to look at."""
+        d = os.environ.get('ANIMPLAY_TEST_SHOTS')
+        if d:
+            os.makedirs(d, exist_ok=True)
+            subprocess.run(['import', '-display', self.env['DISPLAY'], '-window', 'root', os.path.join(d, name + '.png')],
+                           check=True, timeout=20)
+
+    def color_box(self, color, shot=None):
+        """(left, top, right, bottom) in pixels of the pixels of `color` in a screenshot (a new one
+        when `shot` is None), right and bottom exclusive; None when there are none."""
+        w, h, raw = shot or self.screenshot()
+        return box(raw, w, h, color)
+
     def close(self):
         if self.proc.poll() is None:
             self.proc.terminate()
@@ -190,6 +227,23 @@ def _count(raw, colors):
         pat = re.compile(re.escape(bytes(c)))
         counts[c] = sum(1 for m in pat.finditer(raw) if m.start() % 3 == 0)
     return counts
+
+
+def box(raw, w, h, color):
+    """Bounding box (left, top, right, bottom; right and bottom exclusive) of `color` in RGB
+    bytes of w×h pixels, or None."""
+    pat = re.compile(b'(?=' + re.escape(bytes(color)) + b')')   # overlapping: keep aligned ones
+    left = top = right = bottom = None
+    for y in range(h):
+        row = raw[y * w * 3:(y + 1) * w * 3]
+        xs = [m.start() // 3 for m in pat.finditer(row) if m.start() % 3 == 0]
+        if not xs:
+            continue
+        top = y if top is None else top
+        bottom = y + 1
+        left = min(xs) if left is None else min(left, min(xs))
+        right = max(xs) + 1 if right is None else max(right, max(xs) + 1)
+    return None if top is None else (left, top, right, bottom)
 
 
 def group_uploads(cmds):

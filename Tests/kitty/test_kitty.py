@@ -5,6 +5,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'pty'))
 from kittyharness import Display, Kitty, group_uploads, solid_animations  # noqa: E402
+import kittyharness  # noqa: E402
 from gifwriter import write_gif  # noqa: E402
 from requires import requires  # noqa: E402
 
@@ -215,6 +216,73 @@ def test_inside_tmux_frames_reach_kitty_only_through_passthrough(display, anims,
             assert not [c for c in k.commands() if c['action'] in ('T', 'f', 'a')]
         os.kill(pid, signal.SIGTERM)
         assert k.exit_status() == 1
+    finally:
+        subprocess.run(['tmux', '-S', sock, 'kill-server'], capture_output=True)
+        k.close()
+
+
+def tmux_ask(sock, *args):
+    return subprocess.run(['tmux', '-S', sock] + list(args), capture_output=True, text=True, check=True,
+                          timeout=10).stdout.strip()
+
+
+@requires('tmux')
+def test_inside_tmux_the_image_sits_in_its_pane_and_leaves_text_behind(display, anims, tmp_path):
+    # kitty 0.26 in tmux 3.3 (no Unicode placeholders before kitty 0.28): the image is placed at
+    # the pane's offset on kitty's screen, centred in the pane, also after the pane moves (a
+    # split to its left: a resize, and a new offset); at exit the image is deleted and the last
+    # frame is left as text, which tmux scrolls away like any text; no shared memory is left.
+    conf = tmp_path / 'tmux.conf'
+    conf.write_text('set -g allow-passthrough on\nset -g status off\n')
+    sock = str(tmp_path / 'tmux.sock')
+    shm = lambda pid: [n for n in os.listdir('/dev/shm') if n.startswith(f'animplay-tty-graphics-protocol-{pid}-')]
+    k = Kitty(display, ['--loop', '0', anims['gif']], env={'ANIMPLAY_PROBE_MS': '2000'},
+              inside=['tmux', '-S', sock, '-f', str(conf), 'new-session'])
+    try:
+        pid = k.pid()
+        ours = tmux_ask(sock, 'list-panes', '-F', '#{pane_id}').split()[0]
+        cols = int(tmux_ask(sock, 'display', '-p', '#{client_width}'))
+        rows = int(tmux_ask(sock, 'display', '-p', '#{client_height}'))
+        cw, ch = 800 // cols, 600 // rows      # kitty's cells (the window is 800x600 pixels)
+
+        def centred_in_pane(shot=None, vertically=True):
+            left, top, width, height = map(int, tmux_ask(
+                sock, 'display', '-p', '-t', ours, '#{pane_left} #{pane_top} #{pane_width} #{pane_height}').split())
+            shot = shot or k.screenshot()
+            for c in COLORS:
+                b = kittyharness.box(shot[2], shot[0], shot[1], c)
+                if b and (b[2] - b[0]) * (b[3] - b[1]) > 2000:
+                    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+                    # Inside the pane and centred in it to a cell.
+                    inside = b[0] >= left * cw and b[2] <= (left + width) * cw + 1
+                    if inside and abs(cx - (left + width / 2) * cw) <= cw and (
+                            not vertically or abs(cy - (top + height / 2) * ch) <= ch):
+                        return c, b
+            return None
+
+        k.wait_for(centred_in_pane, what='the image centred in the whole-window pane')
+        k.save_screenshot('tmux-during')
+        # A pane to the left: ours moves right and narrows.
+        tmux_ask(sock, 'split-window', '-h', '-b', '-l', '40%', '-t', ours, 'sleep 600')
+        k.wait_for(lambda: int(tmux_ask(sock, 'display', '-p', '-t', ours, '#{pane_left}')) > 0, what='the split')
+        before = len(k.commands())
+        k.wait_for(lambda: any(c['action'] == 'T' for c in k.commands()[before:]), what='the image placed again')
+        k.wait_for(centred_in_pane, what='the image centred in the moved pane')
+        k.save_screenshot('tmux-split')
+        tmux_ask(sock, 'send-keys', '-t', ours, 'q')
+        assert k.exit_status() == 0
+        # The animation image is deleted; what stays is the last frame as text, still centred.
+        k.wait_for(lambda: any(c['action'] == 'd' for c in k.commands()), what='the image deleted')
+        stills = [c for c in group_uploads(k.commands()) if c['action'] == 'T' and c['id'] == 0]
+        assert stills == []
+        # Printed at the cursor like `cat`: centred across the pane, from the top down.
+        last = k.wait_for(lambda: centred_in_pane(vertically=False), what='the last frame as text, centred')[0]
+        k.save_screenshot('tmux-after')
+        assert shm(pid) == []
+        # Text scrolls: after 50 lines, nothing of the picture is left.
+        k.then('seq 1 50')
+        k.wait_for(lambda: k.screen_colors([last])[last] == 0, what='the last frame scrolled away')
+        k.save_screenshot('tmux-after-seq')
     finally:
         subprocess.run(['tmux', '-S', sock, 'kill-server'], capture_output=True)
         k.close()

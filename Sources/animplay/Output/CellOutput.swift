@@ -42,10 +42,10 @@ final class CellOutput: FrameOutput {
     func syncCellSize() -> Bool { false }
     func leave() {}
 
-    func printLast() {
+    func printLast(indent: Int) {
         guard hasFrame else { return }
         var writer = SGRCellWriter(mode: view.mode)
-        writer.printLines(grid)
+        writer.printLines(grid, indent: indent)
         TerminalOutput.write(1, writer.bytes)
     }
 }

@@ -40,8 +40,9 @@ protocol FrameOutput: AnyObject {
     var failureSubject: String { get }
     /// Before the screen is restored: removes what should not outlive playback.
     func leave()
-    /// After the screen is restored: prints the last frame at the cursor (like `cat`).
-    func printLast()
+    /// After the screen is restored: prints the last frame at the cursor (like `cat`),
+    /// `indent` columns from the left: where it was while playing (centred).
+    func printLast(indent: Int)
 }
 
 extension FrameOutput {

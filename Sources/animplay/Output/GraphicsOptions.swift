@@ -40,7 +40,7 @@ struct GraphicsOptions: ParsableArguments {
         let inTmux = env["TMUX"] != nil
         // Inside tmux, a second DA1 answer means the wrapped queries got through: passthrough
         // is on. Otherwise ask tmux itself.
-        let passthrough = inTmux && (report.da1Count >= 2 || Self.tmuxAllowsPassthrough())
+        let passthrough = inTmux && (report.da1Count >= 2 || TmuxClient.allowsPassthrough())
         let answers = report.answeredDA1
             ? TerminalGraphicsAnswers(kittyGraphics: report.kittyGraphics, sixel: report.sixel, version: report.version)
             : nil
@@ -80,15 +80,5 @@ struct GraphicsOptions: ParsableArguments {
             p += 1
         }
         return env
-    }
-
-    /// Asks the tmux server whether passthrough is allowed (`allow-passthrough` on or all).
-    static func tmuxAllowsPassthrough() -> Bool {
-        guard let f = popen("tmux show -gv allow-passthrough 2>/dev/null", "r") else { return false }
-        var buf = [UInt8](repeating: 0, count: 64)
-        let n = fread(&buf, 1, buf.count, f)
-        pclose(f)
-        let v = String(decoding: buf[..<n], as: UTF8.self).split(whereSeparator: \.isWhitespace).first ?? ""
-        return v == "on" || v == "all"
     }
 }

@@ -99,9 +99,10 @@ final class InlineImageOutput: FrameOutput {
 
     /// The last frame at the cursor in the normal screen, like `cat`: the terminal moves the
     /// cursor below the image (scrolling as needed).
-    func printLast() {
+    func printLast(indent: Int) {
         guard let frame = current, !frame.payload.isEmpty else { return }
-        var out = image(frame, layout: RenderLayout(size: frame.size, row: 0, column: 0, cell: cell), moveCursor: true)
+        var out = Array("\r".utf8) + (indent > 0 ? Array("\u{1B}[\(indent)C".utf8) : [])
+        out += image(frame, layout: RenderLayout(size: frame.size, row: 0, column: 0, cell: cell), moveCursor: true)
         out += Array("\r\n".utf8)
         TerminalOutput.write(1, out)
     }

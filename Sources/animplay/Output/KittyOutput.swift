@@ -16,6 +16,15 @@ import Glibc
 /// The terminal's contents are unknown after a resize, a resume or a re-layout (ncurses clears
 /// the screen, and kitty drops images from a cleared screen): the image is deleted and built
 /// again from the frame on screen, the others being uploaded again as they come.
+///
+/// Inside tmux (passthrough) three things differ. The image is placed at the outer terminal's
+/// cursor, which tmux does not move for the pane: the placement carries a cursor move to the
+/// pane's offset (`tmux display -p`) plus the layout's cell, inside the passthrough. tmux 3.3
+/// drops passthrough while a pane waits to be redrawn (after the alternate screen is entered
+/// or left, after a resize): before (re)creating the image, a DA1 round trip makes sure tmux
+/// has taken in what came before. And an image left on kitty's screen would stay there when
+/// tmux scrolls or clears the pane (tmux knows nothing of it): at exit the image is deleted and
+/// the last frame is printed as cells instead (`lastFrameCanvas`).
 final class KittyOutput: FrameOutput {
     let screen: NcursesScreen
     let view: PlaybackView
@@ -31,11 +40,16 @@ final class KittyOutput: FrameOutput {
     var hasFrame: Bool { current != nil }
     var failureSubject: String { "the terminal refused kitty graphics" }
     var failure: String? { nil }
+    /// Inside tmux: the pane's place on the outer screen (nil outside tmux, or when tmux did
+    /// not say: then the pane is assumed at the top-left).
+    let tmux: Bool
+    private var pane: TmuxPane?
 
     init(screen: NcursesScreen, view: PlaybackView, cell: RenderSize, reportedCell: RenderSize?,
          tmux: Bool, medium: KittyMedium = .direct, preparer: any FrameScaler = KittyFramePreparer()) {
         self.screen = screen; self.view = view; self.cell = cell; self.reportedCell = reportedCell
         self.preparer = preparer
+        self.tmux = tmux
         // Image id: fixed per process, non-zero, unlikely to meet another program's ids.
         let id: UInt32 = 0x4150_0000 | (UInt32(truncatingIfNeeded: getpid()) & 0xFFFF)
         var graphics = KittyGraphics(tmux: tmux)
@@ -80,12 +94,19 @@ final class KittyOutput: FrameOutput {
         guard let frame = current, !frame.payload.isEmpty else { return }
         var out: [UInt8] = screen.saveCursor
         if placedAt != layout {
+            if tmux {
+                // tmux must have redrawn the pane first, and the pane may have moved.
+                _ = screen.roundTrip()
+                pane = TmuxClient.pane()
+            }
             // New place or unknown screen: start the image again from this frame.
             animation.delete(to: &out)
             placedAt = layout
         }
         let start = out.count
-        animation.show(frame, cursor: Array("\u{1B}[\(layout.row + 1);\(layout.column + 1)H".utf8), to: &out)
+        let cursor = tmux ? (pane ?? TmuxPane(top: 0, left: 0)).cursor(row: layout.row, column: layout.column)
+            : Array("\u{1B}[\(layout.row + 1);\(layout.column + 1)H".utf8)
+        animation.show(frame, cursor: cursor, to: &out)
         guard out.count > start else { return }
         out += screen.restoreCursor
         TerminalOutput.write(screen.outputFD, out)
@@ -99,9 +120,20 @@ final class KittyOutput: FrameOutput {
         if !out.isEmpty { TerminalOutput.write(screen.outputFD, out) }
     }
 
-    func printLast() {
+    /// The last frame's pixels (for printing it as cells inside tmux), nil when there is none.
+    func lastFrameCanvas() -> Canvas? {
+        guard let frame = current, frame.size.width > 0, frame.size.height > 0,
+              let rgba = KittyFramePreparer.pixels(of: frame.payload, size: frame.size,
+                                                   inline: animation.stager == nil,
+                                                   compressed: animation.graphics.compressed) else { return nil }
+        let canvas = Canvas(width: frame.size.width, height: frame.size.height)
+        canvas.withUnsafeMutableBytes { dst in rgba.withUnsafeBytes { dst.copyMemory(from: $0) } }
+        return canvas
+    }
+
+    func printLast(indent: Int) {
         guard let frame = current, !frame.payload.isEmpty else { return }
-        var out: [UInt8] = []
+        var out: [UInt8] = Array("\r".utf8) + (indent > 0 ? Array("\u{1B}[\(indent)C".utf8) : [])
         let (graphics, payload) = animation.transmission(frame.payload)
         graphics.transmitStill(size: frame.size, payload: payload, to: &out)
         out += [0x0D, 0x0A]

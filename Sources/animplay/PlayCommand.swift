@@ -60,7 +60,7 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits; when N does not fit, the largest whole factor that does, as the status line says).", valueName: "N"))
     var scale: Int?
 
-    @Option(help: ArgumentHelp("Behind transparent pixels: auto (the terminal's background colour, asked with OSC 11, blended in linear light; a dark default when it does not answer), none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "auto|none|COLOR|checker"))
+    @Option(help: ArgumentHelp("Behind transparent pixels: auto (the terminal's background colour, asked with OSC 11, blended in sRGB as browsers do; a dark default when it does not answer), none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "auto|none|COLOR|checker"))
     var bg: String = "auto"
 
     @Option(help: "Colours: auto (24-bit when the terminfo entry has RGB or COLORTERM is truecolor/24bit, else 256 or 16), truecolor, 256 or 16.")

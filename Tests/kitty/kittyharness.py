@@ -135,6 +135,46 @@ def solid_animations(directory, colors, frame_ms):
     return {'gif': gif, 'apng': apng, 'webp': webp}
 
 
+RAMP_ALPHAS = [0, 16, 25, 64, 96, 128, 192, 255]
+RAMP_COLOURS = [(200, 100, 50), (40, 90, 220)]
+
+
+def alpha_ramp(directory):
+    """16x8 APNG (two equal frames, one play): columns 0-7 in RAMP_COLOURS[0], 8-15 in
+    RAMP_COLOURS[1], column x with alpha RAMP_ALPHAS[x % 8]."""
+    from apngwriter import write_apng
+    p = os.path.join(directory, 'ramp.png')
+    f = [RAMP_COLOURS[x // 8] + (RAMP_ALPHAS[x % 8],) for y in range(8) for x in range(16)]
+    write_apng(p, 16, 8, [f, f], delay_ms=50, plays=1)
+    return p
+
+
+def browser_blend(c, a, bg):
+    """A straight-alpha pixel over a page background as Chromium shows it (sRGB code values:
+    c·a/255 rounded plus bg·(256−a)/256 truncated; Tests/Fixtures/browser/blend)."""
+    return tuple((x * a + 127) // 255 + (b * (256 - a) >> 8) for x, b in zip(c, bg))
+
+
+def ramp_columns(shot, tolerance=0):
+    """The colour shown at the centre of each of the ramp's 16 columns in a screenshot
+    (w, h, rgb), found from the opaque columns 7 and 15 (colours within `tolerance`); None when
+    they are not on screen."""
+    w, h, raw = shot
+    b7, b15 = box(raw, w, h, RAMP_COLOURS[0], tolerance), box(raw, w, h, RAMP_COLOURS[1], tolerance)
+    if not b7 or not b15:
+        return None
+    bw = b7[2] - b7[0]
+    if bw < 2 or abs((b15[0] - b7[0]) - 8 * bw) > 1:
+        return None
+    y = (b7[1] + b7[3]) // 2
+    out = []
+    for x in range(16):
+        px = b7[0] + (x - 7) * bw + bw // 2
+        i = (y * w + px) * 3
+        out.append(tuple(raw[i:i + 3]))
+    return out
+
+
 class Kitty(WrappedTerminal):
     name = 'kitty'
 
@@ -229,10 +269,12 @@ def _count(raw, colors):
     return counts
 
 
-def box(raw, w, h, color):
-    """Bounding box (left, top, right, bottom; right and bottom exclusive) of `color` in RGB
-    bytes of w×h pixels, or None."""
-    pat = re.compile(b'(?=' + re.escape(bytes(color)) + b')')   # overlapping: keep aligned ones
+def box(raw, w, h, color, tolerance=0):
+    """Bounding box (left, top, right, bottom; right and bottom exclusive) of `color` (each
+    channel within `tolerance`) in RGB bytes of w×h pixels, or None."""
+    near = b''.join(b'[' + re.escape(bytes([max(0, v - tolerance)])) + b'-' + re.escape(bytes([min(255, v + tolerance)]))
+                    + b']' for v in color)
+    pat = re.compile(b'(?=' + near + b')', re.DOTALL)   # overlapping: keep the aligned ones
     left = top = right = bottom = None
     for y in range(h):
         row = raw[y * w * 3:(y + 1) * w * 3]

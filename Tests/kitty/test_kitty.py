@@ -286,3 +286,20 @@ def test_inside_tmux_the_image_sits_in_its_pane_and_leaves_text_behind(display, 
     finally:
         subprocess.run(['tmux', '-S', sock, 'kill-server'], capture_output=True)
         k.close()
+
+
+def test_soft_alpha_shows_as_in_a_browser(display, tmp_path):
+    # kitty composites the frame's alpha itself, over its black background: a glow's 10 %
+    # shows 25 of 255, what a browser shows (the same rule the sixel and cell outputs follow).
+    ramp = kittyharness.alpha_ramp(str(tmp_path))
+    k = Kitty(display, ['--graphics', 'kitty', '--loop', '0', ramp])
+    try:
+        got = k.wait_for(lambda: kittyharness.ramp_columns(k.screenshot()), what='the ramp on screen')
+        k.save_screenshot('kitty-ramp')
+        want = [kittyharness.browser_blend(kittyharness.RAMP_COLOURS[x // 8], kittyharness.RAMP_ALPHAS[x % 8], (0, 0, 0))
+                for x in range(16)]
+        assert all(max(abs(a - b) for a, b in zip(g, w)) <= 2 for g, w in zip(got, want)), (got, want)
+        k.send_text('q')
+        assert k.exit_status() == 0
+    finally:
+        k.close()

@@ -119,7 +119,7 @@ struct Play: ParsableCommand {
         defer { signals.uninstall() }
         // One round of terminal queries before anything else owns the tty (graphics, colours):
         // the background colour is needed before the first frame is prepared.
-        let mediumProbe = graphicsOptions.graphicsArgument == "cells" ? nil
+        let mediumProbe = graphicsOptions.wantsCells ? nil
             : KittyMediumProbe(env: GraphicsOptions.environment())
         var probe = TerminalProbe.run(extraQueries: mediumProbe?.queries ?? [])
         // Every other way out (errors before the loop): late replies must not reach the shell.
@@ -128,7 +128,7 @@ struct Play: ParsableCommand {
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         let info = decoder.info
         // Chosen before the player starts: the producer prepares frames for this output.
-        let graphics = graphicsOptions.choose(probe.report)
+        let graphics = try graphicsOptions.choose(probe.report)
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
                                        spareRow: graphics.inline != nil)
         let preparer: any FrameScaler
@@ -256,12 +256,13 @@ struct Play: ParsableCommand {
             late = outcome.late
             return outcome.report
         }
-        let probed = graphicsOptions.graphicsArgument != "cells" ? probeTerminal() : nil
-        if let probed, let kitty = graphicsOptions.choose(probed).kitty {
+        let probed = !graphicsOptions.wantsCells ? probeTerminal() : nil
+        let choice = try probed.map { (p) throws(CLIFailure) in try graphicsOptions.choose(p) }
+        if let probed, let kitty = choice?.kitty {
             try printStillKitty(decoder, kitty, background: request.resolve(probed).mode)
             return
         }
-        if let probed, let inline = graphicsOptions.choose(probed).inline {
+        if let probed, let inline = choice?.inline {
             try printStillInline(decoder, inline, background: request.resolve(probed).mode)
             return
         }

@@ -303,3 +303,25 @@ def test_soft_alpha_shows_as_in_a_browser(display, tmp_path):
         assert k.exit_status() == 0
     finally:
         k.close()
+
+
+@pytest.mark.parametrize('strict', [False, True], ids=['sixel', 'sixel!'])
+def test_forced_sixel_in_kitty_falls_back_or_refuses(display, anims, tmp_path, strict):
+    # kitty 0.26 has no sixel: `--graphics sixel` says so in one line and plays in kitty
+    # graphics (never sixel text on screen); `--graphics sixel!` refuses with that line.
+    err = tmp_path / 'stderr'
+    k = Kitty(display, ['--graphics', 'sixel!' if strict else 'sixel', '--loop', '1', anims['gif']],
+              inside=['sh', '-c', f'"$@" 2>{err}', 'sh'])
+    try:
+        rc = k.exit_status()
+        lines = err.read_text().splitlines()
+        assert len(lines) == 1 and 'sixel' in lines[0], lines
+        if strict:
+            assert rc == 1 and lines[0].startswith('animplay: --graphics sixel!: '), lines
+            assert not [c for c in k.commands() if c['action'] in ('T', 'f')]
+        else:
+            assert rc == 0 and lines[0].startswith('animplay: warning: --graphics sixel: ') and lines[0].endswith('using kitty')
+            cmds = settled(k, last_still=True)
+            assert [c['action'] for c in cmds if c['action'] in ('T', 'f') and c['id'] != 0] == ['T', 'f', 'f']
+    finally:
+        k.close()

@@ -191,3 +191,22 @@ def test_soft_alpha_shows_as_in_a_browser(display, tmp_path, terminal):
         x.exit_status()
     finally:
         x.close()
+
+
+@pytest.mark.parametrize('strict', [False, True], ids=['kitty', 'kitty!'])
+def test_forced_kitty_in_xterm_falls_back_or_refuses(display, anims, strict):
+    # xterm has no kitty graphics (a blank screen before): `--graphics kitty` says so in one
+    # line and plays in sixel; `--graphics kitty!` refuses with that line, exit status 1.
+    x = XTerm(display, ['--graphics', 'kitty!' if strict else 'kitty', '--loop', '1', anims['gif']])
+    try:
+        if strict:
+            assert x.exit_status() == 1
+        else:
+            seen = watch(x, x.exited)
+            assert x.exit_status() == 0
+            assert [c for c, *_ in seen][-2:] == [GREEN, BLUE], seen
+        lines = x.errors().splitlines()
+        assert len(lines) == 1 and 'kitty graphics query' in lines[0], lines
+        assert lines[0].startswith('animplay: --graphics kitty!: ' if strict else 'animplay: warning: --graphics kitty: ')
+    finally:
+        x.close()

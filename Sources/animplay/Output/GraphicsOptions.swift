@@ -7,13 +7,13 @@ import Glibc
 /// `--graphics`: how frames reach the terminal, and the choice made before playback starts.
 struct GraphicsOptions: ParsableArguments {
     @Option(name: .customLong("graphics"), help: ArgumentHelp(
-        "Real pixels or cells: auto (detect the terminal), kitty, sixel, iterm2 or cells.",
+        "Real pixels or cells: auto (detect the terminal), kitty, sixel, iterm2 or cells. A named mode the terminal's answers show it lacks falls back to auto's choice with one warning line; add ! (e.g. kitty!) to make that an error instead.",
         valueName: "MODE"))
     var graphicsArgument: String = "auto"
 
     func validate() throws {
         guard GraphicsRequest(argument: graphicsArgument) != nil else {
-            throw ValidationError("--graphics must be auto, kitty, sixel, iterm2 or cells, got '\(graphicsArgument)'")
+            throw ValidationError("--graphics must be auto, kitty, sixel, iterm2 or cells (optionally with !, e.g. kitty!), got '\(graphicsArgument)'")
         }
     }
 
@@ -32,10 +32,14 @@ struct GraphicsOptions: ParsableArguments {
         var inline: InlineImageSetup?
     }
 
+    /// `--graphics cells` (with or without `!`): no terminal query is needed for graphics.
+    var wantsCells: Bool { GraphicsRequest(argument: graphicsArgument)?.named == .cells }
+
     /// Decides the output: `--graphics`, else the environment, else the terminal's answers.
     /// Prints one warning line (before the screen starts) when graphics were wanted but cannot
-    /// be used, and falls back to cells.
-    func choose(_ report: TerminalReport) -> Choice {
+    /// be used, and falls back (to auto's choice when a named mode is missing, to cells when
+    /// the cell size is unknown); a mode required with `!` that the terminal lacks is an error.
+    func choose(_ report: TerminalReport) throws(CLIFailure) -> Choice {
         let env = Self.environment()
         let inTmux = env["TMUX"] != nil
         // Inside tmux, a second DA1 answer means the wrapped queries got through: passthrough
@@ -46,6 +50,13 @@ struct GraphicsOptions: ParsableArguments {
             : nil
         let decision = GraphicsPolicy.decide(GraphicsRequest(argument: graphicsArgument) ?? .auto, env: env,
                                              answers: answers, tmuxPassthrough: passthrough)
+        if let why = decision.unsupported {
+            let asked = graphicsArgument.hasSuffix("!") ? String(graphicsArgument.dropLast()) : graphicsArgument
+            if graphicsArgument.hasSuffix("!") {
+                throw CLIFailure(message: "--graphics \(graphicsArgument): \(why)")
+            }
+            warn("--graphics \(asked): \(why); using \(decision.graphics.rawValue)")
+        }
         var choice = Choice(decision: decision, kitty: nil, inline: nil)
         let reported = report.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
         switch decision.graphics {

@@ -129,6 +129,10 @@ struct Play: ParsableCommand {
         let info = decoder.info
         // Chosen before the player starts: the producer prepares frames for this output.
         let graphics = try graphicsOptions.choose(probe.report)
+        let (symbolOptions, symbolWarning) = self.symbolOptions.resolved(for: probe.report, env: GraphicsOptions.environment())
+        if let symbolWarning, graphics.kitty == nil && graphics.inline == nil {
+            TerminalOutput.write(2, "animplay: warning: \(symbolWarning)\n")
+        }
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
                                        spareRow: graphics.inline != nil)
         let preparer: any FrameScaler
@@ -159,8 +163,10 @@ struct Play: ParsableCommand {
         if info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
         let screen = try NcursesScreen()
         screen.pushBack(probe.typed)
-        let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: screen.facts)
-        let path = symbolOptions.cellPath(chosenPath, canSaveCursor: screen.facts.canSaveCursor)
+        var facts = screen.facts
+        facts.answered(probe.report)
+        let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: facts)
+        let path = symbolOptions.cellPath(chosenPath, canSaveCursor: facts.canSaveCursor)
         guard path != .unsupported else {
             screen.end()
             throw CLIFailure(message: "terminal type '\(Self.termName)' has no colours and cannot save the cursor position; set TERM to your terminal's type (e.g. xterm-256color)")
@@ -270,11 +276,11 @@ struct Play: ParsableCommand {
             throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
         }
         let colorsCap = Int(animplay_tigetnum("colors"))
-        let facts = TerminalColorFacts(
+        var facts = TerminalColorFacts(
             colors: colorsCap, pairs: Int(animplay_tigetnum("pairs")), hasRGB: animplay_has_rgb() != 0,
             colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
             canSaveCursor: true)
-        let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
+        let (guessed, _) = ColorSelection.choose(colors, facts: facts)
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
         // Leave a line for the prompt that follows.
@@ -285,7 +291,12 @@ struct Play: ParsableCommand {
             throw CLIFailure(file: source.displayName, error: error)
         }
         // The terminal is asked only when its answers matter: its background, its 16 colours.
-        let report = probed ?? (request == .auto || colorMode == .palette16 ? probeTerminal() : TerminalReport())
+        // (and how many colours it really has, when terminfo's guess is 16).
+        let report = probed ?? (request == .auto || guessed == .palette16 ? probeTerminal() : TerminalReport())
+        facts.answered(report)
+        let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
+        let (symbolOptions, symbolWarning) = self.symbolOptions.resolved(for: report, env: GraphicsOptions.environment())
+        if let symbolWarning { TerminalOutput.write(2, "animplay: warning: \(symbolWarning)\n") }
         let background = request.resolve(report).mode
         let frame = symbolOptions.scaler(background: background).scale(compositor.frame(at: 0), index: 0, to: layout.size)
         let grid = CellGrid()
@@ -357,3 +368,12 @@ extension PlaybackMode: ExpressibleByArgument {}
 extension ColorRequest: ExpressibleByArgument {}
 extension FitMode: EnumerableFlag {}
 
+
+extension TerminalColorFacts {
+    /// Adds what the terminal said about its colours in the probe (terminfo's word is TERM's,
+    /// often plain `xterm`: 8 colours).
+    mutating func answered(_ report: TerminalReport) {
+        answeredDirectColor = report.directColor == true
+        answeredColors = report.answeredColors ?? 0
+    }
+}

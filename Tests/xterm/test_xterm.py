@@ -210,3 +210,20 @@ def test_forced_kitty_in_xterm_falls_back_or_refuses(display, anims, strict):
         assert lines[0].startswith('animplay: --graphics kitty!: ' if strict else 'animplay: warning: --graphics kitty: ')
     finally:
         x.close()
+
+
+def test_plain_xterm_gets_truecolour_cells(display, tmp_path):
+    # Debian's xterm sets TERM=xterm (8 colours in terminfo) and no COLORTERM; it keeps direct
+    # colour, which the probe reads back (DECRQSS): the cells show the exact colour, where 16
+    # colours gave a flat palette colour.
+    odd = (201, 101, 51)
+    gif = str(tmp_path / 'odd.gif')
+    write_gif(gif, 16, 16, [[odd] * 256, [odd] * 256], delay_cs=50, loops=0)
+    x = XTerm(display, ['--graphics', 'cells', '--loop', '0', gif])
+    try:
+        x.wait_for(lambda: x.boxes([odd])[odd][0] > MIN_PIXELS, what='the exact colour in cells')
+        assert x.errors() == ''
+        os.kill(x.pid(), signal.SIGTERM)
+        x.exit_status()
+    finally:
+        x.close()

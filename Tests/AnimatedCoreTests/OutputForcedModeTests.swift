@@ -1,5 +1,6 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedTerminal
 
 /// `--graphics MODE` in a terminal whose answers show it lacks MODE: auto's choice with a
 /// reason to say once; `--graphics MODE!`: the reason, as an error.

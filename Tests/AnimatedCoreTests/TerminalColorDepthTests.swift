@@ -1,5 +1,6 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedTerminal
 
 /// Colour depth from the terminal's own answers (the replies are the ones Debian's xterm 379,
 /// mlterm and kitty 0.26 gave under Xvfb to `TerminalQueries.colorDepth`).

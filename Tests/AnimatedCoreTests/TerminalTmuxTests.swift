@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedTerminal
+import AnimatedTestSupport
 
 /// kitty graphics inside tmux: where the pane is, and the cursor move that travels with a
 /// placement inside every passthrough.

@@ -325,3 +325,43 @@ def test_forced_sixel_in_kitty_falls_back_or_refuses(display, anims, tmp_path, s
             assert [c['action'] for c in cmds if c['action'] in ('T', 'f') and c['id'] != 0] == ['T', 'f', 'f']
     finally:
         k.close()
+
+
+def test_last_frame_stays_where_it_was(display, anims):
+    # Centred while playing, and at the same columns once printed into the normal screen at
+    # exit (it was printed left-aligned before).
+    k = Kitty(display, ['--graphics', 'kitty', '--loop', '1', anims['gif']])
+    try:
+        playing = k.wait_for(lambda: k.color_box(GREEN), what='the second frame')
+        assert k.exit_status() == 0
+        settled(k, last_still=True)
+        left = k.wait_for(lambda: k.color_box(BLUE), what='the last frame after exit')
+        k.save_screenshot('kitty-last-frame')
+        assert abs(left[0] - playing[0]) <= 1 and abs(left[2] - playing[2]) <= 1, (playing, left)
+        assert left[0] > 50          # centred in the 800-pixel window, not at its left edge
+    finally:
+        k.close()
+
+
+def test_octants_fall_back_to_sextants_that_kitty_0_26_draws(display, tmp_path):
+    # kitty 0.26 draws sextants itself but not octants (from 0.40); without an installed font
+    # that has U+1CD00, octants would be tofu boxes: the cells arrive as sextants.
+    has_font = subprocess.run(['fc-list', ':charset=1cd00', 'family'], capture_output=True, text=True).stdout.strip()
+    gif = str(tmp_path / 'diagonal.gif')
+    write_gif(gif, 48, 48, [[(255, 200, 0) if x > y else (0, 60, 200) for y in range(48) for x in range(48)]] * 2,
+              delay_cs=50, loops=1)
+    k = Kitty(display, ['--graphics', 'cells', '--symbols', 'octant', '--loop', '1', gif])
+    try:
+        assert k.exit_status() == 0
+        def drawn():
+            k.dump.flush()
+            text = b''.join(line[5:] for line in open(k.dump.name, 'rb') if line.startswith(b'draw '))
+            t = text.decode('utf-8', 'replace')
+            return t if any(0x1FB00 <= ord(c) <= 0x1FB3B or 0x1CD00 <= ord(c) <= 0x1CDE5 for c in t) else None
+        text = k.wait_for(drawn, what='block glyphs drawn')
+        octants = any(0x1CD00 <= ord(c) <= 0x1CDE5 for c in text)
+        sextants = any(0x1FB00 <= ord(c) <= 0x1FB3B for c in text)
+        k.save_screenshot('kitty-octant-fallback')
+        assert (octants and not sextants) if has_font else (sextants and not octants)
+    finally:
+        k.close()

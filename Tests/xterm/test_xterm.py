@@ -227,3 +227,17 @@ def test_plain_xterm_gets_truecolour_cells(display, tmp_path):
         x.exit_status()
     finally:
         x.close()
+
+
+def test_last_frame_stays_where_it_was(display, anims):
+    # The sixel image is centred while playing and printed at the same columns at exit.
+    x = XTerm(display, ['--graphics', 'sixel', '--loop', '1', anims['gif']])
+    try:
+        playing = x.wait_for(lambda: (lambda b: b[1] if b[0] > MIN_PIXELS else None)(x.boxes([GREEN])[GREEN]),
+                             what='the second frame')
+        assert x.exit_status() == 0
+        left = x.wait_for(lambda: (lambda b: b[1] if b[0] > MIN_PIXELS else None)(x.boxes([BLUE])[BLUE]),
+                          what='the last frame after exit')
+        assert abs(left[0] - playing[0]) <= 1 and abs(left[2] - playing[2]) <= 1, (playing, left)
+    finally:
+        x.close()

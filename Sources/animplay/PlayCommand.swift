@@ -266,7 +266,9 @@ struct Play: ParsableCommand {
         }
         let probed = !graphicsOptions.wantsCells ? probeTerminal() : nil
         let choice = try probed.map { (p) throws(CLIFailure) in try graphicsOptions.choose(p) }
-        if let probed, let kitty = choice?.kitty {
+        // Inside tmux a kitty image would stay on kitty's screen whatever tmux does with the
+        // pane: the still is printed as cells, which tmux scrolls like text.
+        if let probed, let kitty = choice?.kitty, !kitty.tmux {
             try printStillKitty(decoder, kitty, background: request.resolve(probed).mode)
             return
         }

@@ -97,7 +97,7 @@ public final class InlineImageOutput: FrameOutput {
     /// cursor below the image (scrolling as needed).
     public func printLast(indent: Int) {
         guard let frame = current, !frame.payload.isEmpty else { return }
-        var out = Array("\r".utf8) + (indent > 0 ? Array("\u{1B}[\(indent)C".utf8) : [])
+        var out = (indent > 0 ? Array("\r\u{1B}[\(indent)C".utf8) : [])
         out += image(frame, layout: RenderLayout(size: frame.size, row: 0, column: 0, cell: cell), moveCursor: true)
         out += Array("\r\n".utf8)
         sink.write(out)

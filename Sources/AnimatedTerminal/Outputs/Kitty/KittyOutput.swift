@@ -135,7 +135,7 @@ public final class KittyOutput: FrameOutput {
 
     public func printLast(indent: Int) {
         guard let frame = current, !frame.payload.isEmpty else { return }
-        var out: [UInt8] = Array("\r".utf8) + (indent > 0 ? Array("\u{1B}[\(indent)C".utf8) : [])
+        var out: [UInt8] = (indent > 0 ? Array("\r\u{1B}[\(indent)C".utf8) : [])
         let (graphics, payload) = animation.transmission(frame.payload)
         graphics.transmitStill(size: frame.size, payload: payload, to: &out)
         out += [0x0D, 0x0A]

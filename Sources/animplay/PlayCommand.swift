@@ -62,7 +62,7 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits; when N does not fit, the largest whole factor that does, as the status line says).", valueName: "N"))
     var scale: Int?
 
-    @Option(help: ArgumentHelp("Behind transparent pixels: auto (the terminal's background colour, asked with OSC 11, blended in linear light; a dark default when it does not answer), none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "auto|none|COLOR|checker"))
+    @Option(help: ArgumentHelp("Behind transparent pixels: auto (the terminal's background colour, asked with OSC 11, blended in sRGB as browsers do; a dark default when it does not answer), none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "auto|none|COLOR|checker"))
     var bg: String = "auto"
 
     @Option(help: "Colours: auto (24-bit when the terminfo entry has RGB or COLORTERM is truecolor/24bit, else 256 or 16), truecolor, 256 or 16.")
@@ -120,7 +120,7 @@ struct Play: ParsableCommand {
         defer { signals.uninstall() }
         // One round of terminal queries before anything else owns the tty (graphics, colours):
         // the background colour is needed before the first frame is prepared.
-        let mediumProbe = graphicsOptions.request == .forced(.cells) ? nil
+        let mediumProbe = graphicsOptions.wantsCells ? nil
             : KittyMediumProbe(env: GraphicsOptions.environment())
         var probe = TerminalProbe.run(extraQueries: mediumProbe?.queries ?? [])
         // Every other way out (errors before the loop): late replies must not reach the shell.
@@ -136,8 +136,11 @@ struct Play: ParsableCommand {
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         let info = decoder.info
         // Chosen before the player starts: the producer prepares frames for this output.
-        let plan = graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium,
-                                        memoryBytes: decodeOptions.maxMemoryMb << 20)
+        // --symbols lowered to what the terminal will show (fonts, kitty's own glyphs).
+        let (symbolOptions, symbolWarning) = self.symbolOptions.resolved(for: probe.report, env: GraphicsOptions.environment())
+        let plan = try graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium,
+                                            memoryBytes: decodeOptions.maxMemoryMb << 20)
+        if let symbolWarning, !plan.isPixels { StandardError.write("animplay: warning: \(symbolWarning)\n") }
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
                                        spareRow: plan.needsSpareRow)
         let (preparer, makeOutput) = plan.build(background: background)
@@ -158,16 +161,17 @@ struct Play: ParsableCommand {
         if info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
         let screen = try NcursesScreen()
         screen.pushBack(probe.typed)
-        let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: screen.facts)
-        let path = symbolOptions.cellPath(chosenPath, canSaveCursor: screen.facts.canSaveCursor)
+        var facts = screen.facts
+        facts.answered(probe.report)
+        let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: facts)
+        let path = symbolOptions.cellPath(chosenPath, canSaveCursor: facts.canSaveCursor)
         guard path != .unsupported else {
             screen.end()
             throw CLIFailure(message: "terminal type '\(Self.termName)' has no colours and cannot save the cursor position; set TERM to your terminal's type (e.g. xterm-256color)")
         }
         let view = PlaybackView(screen: screen, mode: colorMode, path: path,
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
-        let sink = TerminalOutput.sink(fd: screen.outputFD, saveCursor: screen.saveCursor,
-                                       restoreCursor: screen.restoreCursor)
+        let sink = PlaybackSink(screen: screen)
         let cellSettings = OutputPlan.CellSettings(mode: colorMode, dither: palette.dither,
                                                    palette16: probe.report.answeredPalette16)
         let output = makeOutput(view, sink, cellSettings)
@@ -188,7 +192,17 @@ struct Play: ParsableCommand {
         screen.end()
         for warning in loop.warnings { StandardError.write("animplay: warning: \(warning)\n") }
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
-            loop.output.printLast()
+            if let kitty = loop.output as? KittyOutput, kitty.insideTmux, let canvas = kitty.lastFrameCanvas() {
+                // Inside tmux an image would stay on kitty's screen whatever tmux does with
+                // the pane (scroll, clear): the last frame stays as text, which tmux moves.
+                let layout = layoutFor(screen.rows - 1, screen.columns, RenderLayout.halfBlockCell)
+                let (cellPreparer, makeCells) = OutputPlan.cells(symbolOptions.symbols).build(background: background)
+                let text = makeCells(nil, TerminalOutput.sink(fd: 1), cellSettings)
+                text.show(cellPreparer.scale(canvas, index: 0, to: layout.size))
+                text.printLast(indent: layout.column)
+            } else {
+                loop.output.printLast(indent: loop.layout.column)
+            }
         }
         // After the terminal is restored (on the alternate screen they would vanish with it).
         if end != .signal(SIGHUP) {
@@ -237,23 +251,34 @@ struct Play: ParsableCommand {
             late = outcome.late
             return outcome.report
         }
-        let probed = graphicsOptions.request != .forced(.cells) ? probeTerminal() : nil
-        let plan = probed.map { graphicsOptions.plan($0, symbols: symbolOptions.symbols, memoryBytes: decodeOptions.maxMemoryMb << 20) }
-            ?? .cells(symbolOptions.symbols)
+        let probed = !graphicsOptions.wantsCells ? probeTerminal() : nil
+        var plan = try probed.map { (p) throws(CLIFailure) in
+            try graphicsOptions.plan(p, symbols: symbolOptions.symbols, memoryBytes: decodeOptions.maxMemoryMb << 20)
+        } ?? .cells(symbolOptions.symbols)
+        // Inside tmux a kitty image would stay on kitty's screen whatever tmux does with the
+        // pane: the still is printed as cells, which tmux scrolls like text.
+        if case .kitty(let t, _) = plan, t.tmuxPassthrough { plan = .cells(symbolOptions.symbols) }
         var report = probed ?? TerminalReport()
         var cells = OutputPlan.CellSettings(mode: .truecolor)
         if !plan.isPixels {
             guard animplay_setupterm(1) != 0 else {
                 throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
             }
-            let facts = TerminalColorFacts(
+            var facts = TerminalColorFacts(
                 colors: Int(animplay_tigetnum("colors")), pairs: Int(animplay_tigetnum("pairs")),
                 hasRGB: animplay_has_rgb() != 0,
                 colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
                 canSaveCursor: true)
+            let (guessed, _) = ColorSelection.choose(colors, facts: facts)
+            // The terminal is asked only when its answers matter: its background, its 16 colours
+            // (and how many colours it really has, when terminfo's guess is 16).
+            if probed == nil && (request == .auto || guessed == .palette16) { report = probeTerminal() }
+            facts.answered(report)
             let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
-            // The terminal is asked only when its answers matter: its background, its 16 colours.
-            if probed == nil && (request == .auto || colorMode == .palette16) { report = probeTerminal() }
+            // --symbols lowered to what the terminal will show (fonts, kitty's own glyphs).
+            let (resolved, symbolWarning) = symbolOptions.resolved(for: report, env: GraphicsOptions.environment())
+            if let symbolWarning { StandardError.write("animplay: warning: \(symbolWarning)\n") }
+            plan = .cells(resolved.symbols)
             cells = OutputPlan.CellSettings(mode: colorMode, dither: palette.dither, palette16: report.answeredPalette16)
         }
         let background = request.resolve(report).mode
@@ -292,3 +317,12 @@ extension PlaybackMode: ExpressibleByArgument {}
 extension ColorRequest: ExpressibleByArgument {}
 extension FitMode: EnumerableFlag {}
 
+
+extension TerminalColorFacts {
+    /// Adds what the terminal said about its colours in the probe (terminfo's word is TERM's,
+    /// often plain `xterm`: 8 colours).
+    mutating func answered(_ report: TerminalReport) {
+        answeredDirectColor = report.directColor == true
+        answeredColors = report.answeredColors ?? 0
+    }
+}

@@ -95,9 +95,10 @@ public final class InlineImageOutput: FrameOutput {
 
     /// The last frame at the cursor in the normal screen, like `cat`: the terminal moves the
     /// cursor below the image (scrolling as needed).
-    public func printLast() {
+    public func printLast(indent: Int) {
         guard let frame = current, !frame.payload.isEmpty else { return }
-        var out = image(frame, layout: RenderLayout(size: frame.size, row: 0, column: 0, cell: cell), moveCursor: true)
+        var out = (indent > 0 ? Array("\r\u{1B}[\(indent)C".utf8) : [])
+        out += image(frame, layout: RenderLayout(size: frame.size, row: 0, column: 0, cell: cell), moveCursor: true)
         out += Array("\r\n".utf8)
         sink.write(out)
     }

@@ -46,10 +46,10 @@ public final class CellOutput: FrameOutput {
     public func syncCellSize() -> Bool { false }
     public func leave() {}
 
-    public func printLast() {
+    public func printLast(indent: Int) {
         guard hasFrame else { return }
         var writer = SGRCellWriter(mode: mode)
-        writer.printLines(grid)
+        writer.printLines(grid, indent: indent)
         sink.write(writer.bytes)
     }
 }

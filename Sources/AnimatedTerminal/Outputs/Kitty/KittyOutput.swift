@@ -20,6 +20,15 @@ import Darwin
 ///
 /// kitty's replies are this output's own: an upload error (`ENOSPC`, say) among the keys makes
 /// it `failure`, and the loop goes on in cells.
+///
+/// Inside tmux (passthrough) three things differ. The image is placed at the outer terminal's
+/// cursor, which tmux does not move for the pane: the placement carries a cursor move to the
+/// pane's offset (`TerminalSink.tmuxPane`) plus the layout's cell, inside the passthrough. tmux
+/// 3.3 drops passthrough while a pane waits to be redrawn (after the alternate screen is entered
+/// or left, after a resize): before (re)creating the image, `TerminalSink.settle` makes sure tmux
+/// has taken in what came before. And an image left on kitty's screen would stay there when
+/// tmux scrolls or clears the pane (tmux knows nothing of it): at exit the image is deleted and
+/// the caller prints the last frame as cells instead (`lastFrameCanvas`).
 public final class KittyOutput: FrameOutput {
     /// The status line and clears (nil for a still).
     let screen: (any CellScreen)?
@@ -35,6 +44,11 @@ public final class KittyOutput: FrameOutput {
     public var hasFrame: Bool { current != nil }
     public var failureSubject: String { "the terminal refused kitty graphics" }
     public private(set) var failure: String?
+    /// Inside tmux: the pane's place on the outer screen (nil when tmux did not say: then the
+    /// pane is assumed at the top-left).
+    private var pane: TmuxPane?
+    /// Frames go through tmux's passthrough.
+    public var insideTmux: Bool { terminal.tmuxPassthrough }
 
     /// `preparer` is what `OutputPlan.build` made for `medium` (it compresses only inline payloads).
     public init(screen: (any CellScreen)?, sink: any TerminalSink, terminal: TerminalInfo,
@@ -82,12 +96,19 @@ public final class KittyOutput: FrameOutput {
         guard let frame = current, !frame.payload.isEmpty else { return }
         var out: [UInt8] = sink.saveCursor
         if placedAt != layout {
+            if insideTmux {
+                // tmux must have redrawn the pane first, and the pane may have moved.
+                sink.settle()
+                pane = sink.tmuxPane()
+            }
             // New place or unknown screen: start the image again from this frame.
             animation.delete(to: &out)
             placedAt = layout
         }
         let start = out.count
-        animation.show(frame, cursor: Array("\u{1B}[\(layout.row + 1);\(layout.column + 1)H".utf8), to: &out)
+        let cursor = insideTmux ? (pane ?? TmuxPane(top: 0, left: 0)).cursor(row: layout.row, column: layout.column)
+            : Array("\u{1B}[\(layout.row + 1);\(layout.column + 1)H".utf8)
+        animation.show(frame, cursor: cursor, to: &out)
         guard out.count > start else { return }
         out += sink.restoreCursor
         sink.write(out)
@@ -101,9 +122,20 @@ public final class KittyOutput: FrameOutput {
         if !out.isEmpty { sink.write(out) }
     }
 
-    public func printLast() {
+    /// The last frame's pixels (for printing it as cells inside tmux), nil when there is none.
+    public func lastFrameCanvas() -> Canvas? {
+        guard let frame = current, frame.size.width > 0, frame.size.height > 0,
+              let rgba = KittyFramePreparer.pixels(of: frame.payload, size: frame.size,
+                                                   inline: animation.stager == nil,
+                                                   compressed: animation.graphics.compressed) else { return nil }
+        let canvas = Canvas(width: frame.size.width, height: frame.size.height)
+        canvas.withUnsafeMutableBytes { dst in rgba.withUnsafeBytes { dst.copyMemory(from: $0) } }
+        return canvas
+    }
+
+    public func printLast(indent: Int) {
         guard let frame = current, !frame.payload.isEmpty else { return }
-        var out: [UInt8] = []
+        var out: [UInt8] = (indent > 0 ? Array("\r\u{1B}[\(indent)C".utf8) : [])
         let (graphics, payload) = animation.transmission(frame.payload)
         graphics.transmitStill(size: frame.size, payload: payload, to: &out)
         out += [0x0D, 0x0A]

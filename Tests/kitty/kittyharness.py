@@ -1,6 +1,6 @@
 """Runs animplay inside the real kitty (Debian's, under Xvfb) and watches what kitty does.
 
-- `Display`: an Xvfb server on a free display (`-displayfd`: several test runs share the machine).
+- `Display`: an Xvfb server on a display it picks itself (`-displayfd`, race-free; see the class).
 - `Kitty`: `kitty --config NONE --dump-commands` running animplay through a small wrapper that
   records animplay's pid and exit status; kitty prints every graphics command it parsed on its
   stdout, which `commands()` parses back (keys only; payloads are checked by the unit tests).
@@ -17,31 +17,48 @@ SCREEN = (1024, 768)
 
 
 class Display:
-    def __init__(self):
+    """An Xvfb server of our own. The X server picks the display number (`-displayfd`): it takes
+    the first number whose socket it can bind (the kernel's abstract socket namespace, so two
+    servers starting at once cannot both win) and whose lock file it can create (/tmp/.X<N>-lock,
+    made with link(), atomic), then writes the number to the pipe once it accepts connections.
+    Several pytest-xdist workers and other people's runs on the machine therefore never share or
+    steal a display, and nothing here guesses a free number. A server that loses a race it cannot
+    recover from (it exits before naming a display) is simply started again."""
+
+    def __init__(self, attempts=5):
+        for attempt in range(attempts):
+            name = self._start()
+            if name:
+                self.name = name
+                return
+        raise RuntimeError(f'Xvfb did not report a display in {attempts} attempts')
+
+    def _start(self):
         r, w = os.pipe()
         self.proc = subprocess.Popen(
             ['Xvfb', '-displayfd', str(w), '-screen', '0', f'{SCREEN[0]}x{SCREEN[1]}x24', '-nolisten', 'tcp'],
             pass_fds=[w], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(w)
         data = b''
-        deadline = time.monotonic() + 20
-        while not data.endswith(b'\n') and time.monotonic() < deadline:
-            chunk = os.read(r, 16)
+        while not data.endswith(b'\n'):
+            chunk = os.read(r, 16)   # EOF when Xvfb exits without a display
             if not chunk:
                 break
             data += chunk
         os.close(r)
-        if not data.strip():
-            self.proc.kill()
-            raise RuntimeError('Xvfb did not report a display')
-        self.name = ':' + data.decode().strip()
+        if data.strip().isdigit():
+            return ':' + data.decode().strip()
+        self.close()
+        return None
 
     def close(self):
-        self.proc.terminate()
+        if self.proc.poll() is None:
+            self.proc.terminate()
         try:
             self.proc.wait(5)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+            self.proc.wait()
 
 
 WRAPPER = r'''

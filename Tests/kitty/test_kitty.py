@@ -4,7 +4,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'pty'))
-from kittyharness import Display, Kitty, group_uploads, solid_animations  # noqa: E402
+from kittyharness import Kitty, group_uploads, solid_animations  # noqa: E402
 from gifwriter import write_gif  # noqa: E402
 from requires import requires  # noqa: E402
 
@@ -13,13 +13,6 @@ pytestmark = requires('Xvfb', 'kitty', 'import', 'ffmpeg')
 RED, GREEN, BLUE = (255, 0, 0), (0, 255, 0), (0, 0, 255)
 COLORS = [RED, GREEN, BLUE]
 FRAME_MS = 1000   # long enough for screenshots (hundreds of ms each on a loaded machine)
-
-
-@pytest.fixture(scope='module')
-def display():
-    d = Display()
-    yield d
-    d.close()
 
 
 @pytest.fixture(scope='module')

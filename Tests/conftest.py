@@ -2,17 +2,12 @@
 
 Every test that uses `display` (a real terminal under Xvfb) is in one pytest-xdist group, so
 these run one after another on one worker while the other workers take the pty, input and
-hostile suites (scripts/test runs `--dist loadgroup`). They watch the screen by taking
-screenshots in a loop (ImageMagick `import` and a count of the test colours, about 0.1 s of CPU
-each on an idle machine) while kitty renders in software: two of them at once on 2 cores sampled
-too slowly to see every 800-1000 ms frame (measured: 10 of 34 failed with 4 workers on a loaded
-machine, none when grouped).
-
-`display`: one Xvfb per pytest process, started by the first test that asks for it. Under
-pytest-xdist each worker is its own process, so each worker has its own X server and its
-terminals never share a screen (screenshots look at the whole root window). The display number
-is chosen by the X server itself (`-displayfd`, see kittyharness.Display), which is what keeps
-parallel workers and other people's test runs on the same machine from colliding.
+hostile suites (scripts/test runs `--dist loadgroup`). These tests watch the screen in a loop
+of screenshots while kitty renders in software, CPU-bound rather than waiting; sampled too
+slowly they miss frames of 800-1000 ms (measured on the shared machine at load 16-18, with
+ImageMagick `import` screenshots: 10 of 32 failed spread over 4 workers, 9 grouped on one).
+With Tests/kitty/screenshot.py (an X connection, no process per screenshot) all 32 passed on one
+worker at load 15.
 """
 import os, sys
 import pytest

@@ -5,13 +5,14 @@
   records animplay's pid and exit status; kitty prints every graphics command it parsed on its
   stdout, which `commands()` parses back (keys only; payloads are checked by the unit tests).
   `send_text` types into the window (kitty remote control), `resize` resizes the OS window,
-  `screen_colors()` counts the test colours in a screenshot of the root window.
+  `screen_colors()` counts the test colours in a screenshot of the root window (screenshot.py).
 """
-import ast, os, re, shutil, signal, subprocess, sys, tempfile, time
+import ast, os, shutil, signal, subprocess, sys, tempfile, time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 sys.path.insert(0, os.path.join(ROOT, 'Tests', 'pty'))
 from ptyharness import binary  # noqa: E402
+from screenshot import grab  # noqa: E402
 
 SCREEN = (1024, 768)
 
@@ -185,9 +186,8 @@ class Kitty(WrappedTerminal):
 
     def screen_colors(self, colors):
         """How many pixels of each colour the root window shows now."""
-        raw = subprocess.run(['import', '-display', self.env['DISPLAY'], '-window', 'root', '-depth', '8', 'rgb:-'],
-                             capture_output=True, check=True, timeout=20).stdout
-        return _count(raw, colors)
+        screen = grab(self.env['DISPLAY'], SCREEN)
+        return {c: screen.count(c) for c in colors}
 
     def close(self):
         if self.proc.poll() is None:
@@ -198,15 +198,6 @@ class Kitty(WrappedTerminal):
                 self.proc.kill()
         self.dump.close()
         shutil.rmtree(self.dir, ignore_errors=True)
-
-
-def _count(raw, colors):
-    # Pixels are 3-byte aligned; count aligned matches only.
-    counts = {}
-    for c in colors:
-        pat = re.compile(re.escape(bytes(c)))
-        counts[c] = sum(1 for m in pat.finditer(raw) if m.start() % 3 == 0)
-    return counts
 
 
 def group_uploads(cmds):

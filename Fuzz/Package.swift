@@ -25,7 +25,7 @@ let package = Package(
                           path: "Harnesses/fuzz-webp"),
         .executableTarget(name: "fuzz-atlas", dependencies: [.product(name: "AnimatedCore", package: "animplay")],
                           path: "Harnesses/fuzz-atlas"),
-        .executableTarget(name: "fuzz-terminal", dependencies: [.product(name: "AnimatedCore", package: "animplay")],
+        .executableTarget(name: "fuzz-terminal", dependencies: [.product(name: "AnimatedTerminal", package: "animplay")],
                           path: "Harnesses/fuzz-terminal"),
     ],
     swiftLanguageModes: [.v6]

@@ -85,11 +85,8 @@ def run(args, profile, cols=80, rows=24, xpixel=0, ypixel=0, split=0, typed=(), 
         e.pop(k, None)
     if profile and not delay:
         # An answering terminal ends the round at its DA1 reply; the long budget only keeps a
-        # loaded test machine (a slow Python responder) from racing the 100 ms default. 3 s was
-        # not enough at load 15-27 on 2 cores: the round ran out before the replies, and the
-        # Ctrl-C typed between them was dropped with the late replies (test_probe's Ctrl-C test
-        # failed in two full runs). The round still ends at the DA1 reply, so this costs nothing.
-        e['ANIMPLAY_PROBE_MS'] = '10000'
+        # loaded test machine (a slow Python responder) from racing the 100 ms default.
+        e['ANIMPLAY_PROBE_MS'] = '3000'
     e.update(env or {})
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, xpixel, ypixel))

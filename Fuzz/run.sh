@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses (AddressSanitizer, -O) with SwiftPM (the package Fuzz/Package.swift,
-# its own scratch path .build-fuzz) and runs them.
+# Builds the libFuzzer harnesses (AddressSanitizer, -O) outside the package build and runs them.
 #
 #   Fuzz/run.sh                    every harness, 1 000 000 executions each
 #   Fuzz/run.sh gif [RUNS]         one harness (gif, apng, webp, atlas, terminal)
@@ -8,33 +7,62 @@
 #   Fuzz/run.sh build              build only
 #   Fuzz/run.sh repro gif FILE...  run inputs once (a crash file, a regression fixture)
 #
-# The build goes to .build-fuzz (FUZZ_BUILD moves it); everything else to Fuzz/out (gitignored): a log per run, crash
+# Everything goes to Fuzz/out (gitignored): the harness binaries, a log per run, crash
 # artifacts (out/crashes/HARNESS-crash-*), and the corpus libFuzzer grows (Fuzz/corpus-HARNESS,
 # also gitignored), with the tokens in Fuzz/dict/HARNESS.dict. Seeds: Tests/Fixtures (corpus inputs, hostile fixtures, sprite atlases), cut to 16 KiB.
 # Extra libFuzzer flags can be passed in FUZZ_FLAGS; FUZZ_OUT moves Fuzz/out elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
 ROOT=$PWD
 OUT=${FUZZ_OUT:-$ROOT/Fuzz/out}
 HARNESSES=(gif apng webp atlas terminal)
 export SWIFT_BACKTRACE=enable=no          # let libFuzzer/ASan report crashes, not the Swift backtracer
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
 
-check_harness() {
-  case " ${HARNESSES[*]} " in *" $1 "*) ;; *) echo "unknown harness '$1' (one of: ${HARNESSES[*]})" >&2; exit 64 ;; esac
+harness_file() {
+  case $1 in
+    gif) echo FuzzGIF.swift ;; apng) echo FuzzAPNG.swift ;; webp) echo FuzzWebP.swift ;;
+    atlas) echo FuzzAtlas.swift ;; terminal) echo FuzzTerminal.swift ;; *) echo "unknown harness '$1' (one of: ${HARNESSES[*]})" >&2; exit 64 ;;
+  esac
 }
 
-# Every harness in one SwiftPM build of the package Fuzz/ (it uses the main package by path):
-# --sanitize instruments every target, C included, and links libFuzzer into each harness; SwiftPM
-# rebuilds what changed. -enable-testing: fuzz-terminal reaches `package` parsers through @testable.
-BUILD=${FUZZ_BUILD:-$ROOT/.build-fuzz}
-build_all() {
-  echo "fuzz: swift build -c release --sanitize fuzzer --sanitize address (scratch path $BUILD)" >&2
-  swift build -c release --package-path "$ROOT/Fuzz" --scratch-path "$BUILD" \
-    --sanitize fuzzer --sanitize address -Xswiftc -enable-testing \
-    2> >(grep -v "ld.gold: warning: Cannot export local symbol" >&2) | grep -E 'error|warning: |Build complete' >&2
+# AnimatedCore once, as a static library with sanitizer coverage; rebuilt when a source changes.
+# AnimatedTerminal's sources (the terminal reply parser) go into the same module for the harnesses (the
+# terminal files' own `import AnimatedCore` is then ignored with a warning).
+build_lib() {
   mkdir -p "$OUT"
+  local lib=$OUT/libAnimatedCore.a
+  if [ -f "$lib" ] && [ -z "$(find Sources/AnimatedCore Sources/CGIF Sources/CPNG Sources/CWebP Sources/CCurl Sources/CZlib Sources/CSixel Sources/AnimatedTerminal -newer "$lib" -type f | head -1)" ]; then
+    return
+  fi
+  echo "fuzz: building AnimatedCore with -sanitize=fuzzer,address" >&2
+  local srcs=()
+  while IFS= read -r f; do srcs+=("$f"); done < <(find Sources/AnimatedCore Sources/AnimatedTerminal -name '*.swift' | sort)
+  # The CPNG C target, with the same instrumentation, goes into the same archive.
+  clang -O2 -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CPNG/include" \
+      -c "$ROOT/Sources/CPNG/animplay_png.c" -o "$OUT/animplay_png.o"
+  clang -O2 -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CPNG/include" \
+      -c "$ROOT/Sources/CPNG/animplay_png_write.c" -o "$OUT/animplay_png_write.o"
+  (cd "$OUT" && swiftc -O -parse-as-library -sanitize=fuzzer,address -swift-version 6 \
+      -module-name AnimatedCore -package-name animplay -emit-module -emit-module-path "$OUT/AnimatedCore.swiftmodule" \
+      -emit-library -static -o "$lib" \
+      -I "$ROOT/Sources/CGIF" -I "$ROOT/Sources/CPNG/include" -I "$ROOT/Sources/CWebP" -I "$ROOT/Sources/CCurl" -I "$ROOT/Sources/CZlib" \
+      -I "$ROOT/Sources/CSixel" -Xcc -I/usr/include/sixel \
+      "${srcs[@]/#/$ROOT/}" "$OUT/animplay_png.o" "$OUT/animplay_png_write.o")
+}
+
+build_harness() {
+  local h=$1 bin=$OUT/fuzz-$1 file
+  file=$(harness_file "$h")
+  if [ -x "$bin" ] && [ -z "$(find "$OUT/libAnimatedCore.a" Fuzz/Harnesses -newer "$bin" -type f | head -1)" ]; then
+    return
+  fi
+  echo "fuzz: linking $bin" >&2
+  swiftc -O -parse-as-library -sanitize=fuzzer,address -swift-version 6 -package-name animplay \
+    -I "$OUT" -I Sources/CGIF -I Sources/CPNG/include -I Sources/CWebP -I Sources/CCurl -I Sources/CZlib -I Sources/CSixel -Xcc -I/usr/include/sixel \
+    Fuzz/Harnesses/FuzzSupport.swift "Fuzz/Harnesses/$file" \
+    -L "$OUT" -lAnimatedCore -lgif -lpng16 -lwebp -lwebpdemux -lz -lsixel \
+    -o "$bin" 2> >(grep -v "ld.gold: warning: Cannot export local symbol" >&2)
 }
 
 # Seeds for one harness: the files of its kind under Tests/Fixtures (up to 256 KiB each).
@@ -56,13 +84,14 @@ seed_dir() {
 
 run() {
   local h=$1; shift
+  build_lib; build_harness "$h"
   local corpus=$ROOT/Fuzz/corpus-$h seeds log=$OUT/fuzz-$h${LOG_SUFFIX:-}.log
   seeds=$(seed_dir "$h")
   mkdir -p "$corpus" "$OUT/crashes"
   echo "fuzz: $h $* (log: $log)" >&2
   local status=0
   # shellcheck disable=SC2086
-  "$BUILD/release/fuzz-$h" "$corpus" "$seeds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+  "$OUT/fuzz-$h" "$corpus" "$seeds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
     -print_final_stats=1 -artifact_prefix="$OUT/crashes/$h-" -dict="$ROOT/Fuzz/dict/$h.dict" \
     "$@" ${FUZZ_FLAGS:-} >"$log" 2>&1 || status=$?
   local done cov
@@ -79,20 +108,18 @@ run() {
 cmd=${1:-all}
 case $cmd in
   build)
-    build_all ;;
+    build_lib; for h in "${HARNESSES[@]}"; do build_harness "$h"; done ;;
   smoke)
-    build_all
+    build_lib; for h in "${HARNESSES[@]}"; do build_harness "$h"; done
     for h in "${HARNESSES[@]}"; do LOG_SUFFIX=-smoke run "$h" -max_total_time=12 -runs=100000000; done ;;
   all)
     runs=${2:-1000000}
-    build_all
     for h in "${HARNESSES[@]}"; do run "$h" -runs="$runs"; done ;;
   repro)
-    h=${2:?harness}; shift 2; check_harness "$h"
-    build_all
-    "$BUILD/release/fuzz-$h" -runs=1 "$@" ;;
+    h=${2:?harness}; shift 2
+    build_lib; build_harness "$h"
+    "$OUT/fuzz-$h" -runs=1 "$@" ;;
   *)
-    check_harness "$cmd"
-    build_all
+    harness_file "$cmd" >/dev/null
     run "$cmd" -runs="${2:-1000000}" ;;
 esac

@@ -1,11 +1,10 @@
 import AnimatedCore
-import FuzzSupport
 
-/// libFuzzer entry for the APNG decoder (see Fuzz/run.sh).
+/// libFuzzer entry for the GIF decoder (see Fuzz/run.sh).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     FuzzSupport.exercise(data, size) { source throws(AnimatedError) in
-        try APNGDecoder(source: source, options: FuzzSupport.options)
+        try GIFDecoder(source: source, options: FuzzSupport.options)
     }
     return 0
 }

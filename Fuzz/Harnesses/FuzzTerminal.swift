@@ -1,6 +1,4 @@
-// The reply parser and key filter are the package's own (`package`), not public API: reached
-// through @testable (Fuzz/run.sh builds with -enable-testing).
-@testable import AnimatedTerminal
+import AnimatedCore
 
 /// libFuzzer entry for the terminal reply parser (bytes a hostile terminal or a user could send
 /// while the probe waits), see Fuzz/run.sh. Besides not crashing: the events do not depend on

@@ -5,14 +5,14 @@ import AnimatedCore
 ///
 /// The limits are small so that the fuzzer spends its time on parsing and decoding paths, not on
 /// clearing huge canvases; they are still checked the same way as the defaults.
-package enum FuzzSupport {
-    package static let limits = DecodeLimits(maxDimension: 1024, maxPixels: 1 << 18, maxFrames: 1024,
+enum FuzzSupport {
+    static let limits = DecodeLimits(maxDimension: 1024, maxPixels: 1 << 18, maxFrames: 1024,
                                      maxDecodedBytes: 16 << 20)
-    package static let options = DecodeOptions(limits: limits)
+    static let options = DecodeOptions(limits: limits)
     /// Frames composited per input (a 1024-frame file still runs in milliseconds).
     static let maxFrames = 256
 
-    package static func exercise(_ data: UnsafePointer<UInt8>, _ size: Int,
+    static func exercise(_ data: UnsafePointer<UInt8>, _ size: Int,
                          open: (ByteSource) throws(AnimatedError) -> any AnimationDecoder) {
         let source = ByteSource(bytes: UnsafeBufferPointer(start: data, count: size))
         guard let decoder = try? open(source) else { return }

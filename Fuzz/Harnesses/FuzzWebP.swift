@@ -1,5 +1,4 @@
 import AnimatedCore
-import FuzzSupport
 
 /// libFuzzer entry for the WebP decoder (see Fuzz/run.sh).
 @_cdecl("LLVMFuzzerTestOneInput")

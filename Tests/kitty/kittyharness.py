@@ -1,47 +1,65 @@
 """Runs animplay inside the real kitty (Debian's, under Xvfb) and watches what kitty does.
 
-- `Display`: an Xvfb server on a free display (`-displayfd`: several test runs share the machine).
+- `Display`: an Xvfb server on a display it picks itself (`-displayfd`, race-free; see the class).
 - `Kitty`: `kitty --config NONE --dump-commands` running animplay through a small wrapper that
   records animplay's pid and exit status; kitty prints every graphics command it parsed on its
   stdout, which `commands()` parses back (keys only; payloads are checked by the unit tests).
   `send_text` types into the window (kitty remote control), `resize` resizes the OS window,
-  `screen_colors()` counts the test colours in a screenshot of the root window.
+  `screen_colors()` counts the test colours in a screenshot of the root window (screenshot.py).
 """
 import ast, os, re, shutil, signal, subprocess, sys, tempfile, time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 sys.path.insert(0, os.path.join(ROOT, 'Tests', 'pty'))
 from ptyharness import binary  # noqa: E402
+from screenshot import grab  # noqa: E402
 
 SCREEN = (1024, 768)
 
 
 class Display:
-    def __init__(self):
+    """An Xvfb server of our own. The X server picks the display number (`-displayfd`): it takes
+    the first number whose socket it can bind (the kernel's abstract socket namespace, so two
+    servers starting at once cannot both win) and whose lock file it can create (/tmp/.X<N>-lock,
+    made with link(), atomic), then writes the number to the pipe once it accepts connections.
+    Several pytest-xdist workers and other people's runs on the machine therefore never share or
+    steal a display, and nothing here guesses a free number. A server that loses a race it cannot
+    recover from (it exits before naming a display) is simply started again."""
+
+    def __init__(self, attempts=5):
+        for attempt in range(attempts):
+            name = self._start()
+            if name:
+                self.name = name
+                return
+        raise RuntimeError(f'Xvfb did not report a display in {attempts} attempts')
+
+    def _start(self):
         r, w = os.pipe()
         self.proc = subprocess.Popen(
             ['Xvfb', '-displayfd', str(w), '-screen', '0', f'{SCREEN[0]}x{SCREEN[1]}x24', '-nolisten', 'tcp'],
             pass_fds=[w], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(w)
         data = b''
-        deadline = time.monotonic() + 20
-        while not data.endswith(b'\n') and time.monotonic() < deadline:
-            chunk = os.read(r, 16)
+        while not data.endswith(b'\n'):
+            chunk = os.read(r, 16)   # EOF when Xvfb exits without a display
             if not chunk:
                 break
             data += chunk
         os.close(r)
-        if not data.strip():
-            self.proc.kill()
-            raise RuntimeError('Xvfb did not report a display')
-        self.name = ':' + data.decode().strip()
+        if data.strip().isdigit():
+            return ':' + data.decode().strip()
+        self.close()
+        return None
 
     def close(self):
-        self.proc.terminate()
+        if self.proc.poll() is None:
+            self.proc.terminate()
         try:
             self.proc.wait(5)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+            self.proc.wait()
 
 
 WRAPPER = r'''
@@ -225,9 +243,8 @@ class Kitty(WrappedTerminal):
 
     def screen_colors(self, colors):
         """How many pixels of each colour the root window shows now."""
-        raw = subprocess.run(['import', '-display', self.env['DISPLAY'], '-window', 'root', '-depth', '8', 'rgb:-'],
-                             capture_output=True, check=True, timeout=20).stdout
-        return _count(raw, colors)
+        screen = grab(self.env['DISPLAY'], SCREEN)
+        return {c: screen.count(c) for c in colors}
 
     def screenshot(self):
         """The root window now: (width, height, RGB bytes)."""
@@ -258,15 +275,6 @@ class Kitty(WrappedTerminal):
                 self.proc.kill()
         self.dump.close()
         shutil.rmtree(self.dir, ignore_errors=True)
-
-
-def _count(raw, colors):
-    # Pixels are 3-byte aligned; count aligned matches only.
-    counts = {}
-    for c in colors:
-        pat = re.compile(re.escape(bytes(c)))
-        counts[c] = sum(1 for m in pat.finditer(raw) if m.start() % 3 == 0)
-    return counts
 
 
 def box(raw, w, h, color, tolerance=0):

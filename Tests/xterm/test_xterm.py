@@ -4,7 +4,7 @@ import os, shutil, signal, subprocess, sys, time
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from xtermharness import Display, MLTerm, XTerm, solid_animations  # noqa: E402
+from xtermharness import MLTerm, XTerm, solid_animations  # noqa: E402
 import kittyharness  # noqa: E402
 from gifwriter import write_gif  # noqa: E402
 from requires import requires  # noqa: E402
@@ -15,13 +15,6 @@ RED, GREEN, BLUE = (255, 0, 0), (0, 255, 0), (0, 0, 255)
 COLORS = [RED, GREEN, BLUE]
 FRAME_MS = 800   # long enough for screenshots on a loaded machine
 MIN_PIXELS = 20000
-
-
-@pytest.fixture(scope='module')
-def display():
-    d = Display()
-    yield d
-    d.close()
 
 
 @pytest.fixture(scope='module')
@@ -66,8 +59,8 @@ def test_colours_follow_the_frames_in_place(display, anims, fmt, extra):
     try:
         seen = watch(x, x.exited)
         assert x.exit_status() == 0, x.errors()
-        time.sleep(0.3)   # the last frame is printed again after the screen is restored
-        last = dominant(x.boxes(COLORS))
+        # The last frame is printed again after the screen is restored: wait until it is drawn.
+        last = x.wait_for(lambda: dominant(x.boxes(COLORS)), what='the last frame after the exit')
         order = [c for c, _, _, _ in seen]
         if not order or order[-1] != last:
             order.append(last)
@@ -115,12 +108,12 @@ def test_quit_paths_leave_the_last_frame_or_nothing(display, anims, how):
             os.kill(x.pid(), getattr(signal, how))
         status = x.exit_status()
         assert status == (0 if how in ('q', 'clear') else 1), x.errors()
-        time.sleep(0.3)   # the last frame is printed after the screen is restored
-        after = dominant(x.boxes(COLORS))
+        # The last frame is printed after the screen is restored (or nothing, with --clear): wait
+        # for xterm to draw what animplay wrote before it exited.
         if how == 'clear':
-            assert after is None
+            x.wait_for(lambda: dominant(x.boxes(COLORS)) is None, what='an empty screen after --clear')
         else:
-            assert after is not None, 'the last frame stays on screen'
+            x.wait_for(lambda: dominant(x.boxes(COLORS)) is not None, what='the last frame after the exit')
     finally:
         x.close()
 

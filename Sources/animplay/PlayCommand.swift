@@ -54,7 +54,7 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("Box to fit into, in character cells (default: the terminal).", valueName: "WxH"))
     var size: String?
 
-    @Flag(help: "Keep the aspect ratio (--fit, default) or fill the box (--stretch).")
+    @Flag(help: "--fit (default): the picture's own size, enlarged by whole factors only (pixel art stays sharp), reduced to fit; --fill: the largest size that fits the box, aspect kept, enlarged smoothly; --stretch: the whole box.")
     var fitMode: FitMode = .fit
 
     @Option(help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits; when N does not fit, the largest whole factor that does, as the status line says).", valueName: "N"))
@@ -129,8 +129,10 @@ struct Play: ParsableCommand {
         let info = decoder.info
         // Chosen before the player starts: the producer prepares frames for this output.
         let graphics = graphicsOptions.choose(probe.report)
+        // kitty and iTerm2 enlarge images themselves (frames go at the canvas's own size).
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
-                                       spareRow: graphics.inline != nil)
+                                       spareRow: graphics.inline != nil,
+                                       terminalScales: graphics.kitty != nil || graphics.inline?.kind == .iterm2)
         let preparer: any FrameScaler
         if graphics.kitty != nil {
             preparer = KittyFramePreparer(background: background, medium: medium)
@@ -213,7 +215,10 @@ struct Play: ParsableCommand {
     /// centred in it, the image fitted and centred in that. `spareRow`: the image keeps off the
     /// screen's last row (inline images leave the cursor below themselves: on the last row that
     /// would scroll); a box that already ends above it (status line shown) needs no spare row.
-    private func layoutFunction(canvasWidth: Int, canvasHeight: Int, spareRow: Bool = false) -> (Int, Int, RenderSize) -> RenderLayout {
+    /// `terminalScales`: the pixel output can have the terminal enlarge frames (not cells: a
+    /// fallback to cells passes half-block cells, which never scale).
+    private func layoutFunction(canvasWidth: Int, canvasHeight: Int, spareRow: Bool = false,
+                                terminalScales: Bool = false) -> (Int, Int, RenderSize) -> RenderLayout {
         let requested = size.flatMap(parseWxH)
         let fit = fitMode, scale = scale
         return { rows, columns, cell in
@@ -222,7 +227,8 @@ struct Play: ParsableCommand {
             let rows = max(1, rows - (spareRow && onLastRow ? 1 : 0)), columns = max(1, columns)
             let boxCols = min(columns, requested?.0 ?? columns), boxRows = min(rows, requested?.1 ?? rows)
             var l = RenderLayout.compute(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
-                                         columns: boxCols, rows: boxRows, fit: fit, scale: scale, cell: cell)
+                                         columns: boxCols, rows: boxRows, fit: fit, scale: scale, cell: cell,
+                                         terminalScales: terminalScales && cell != RenderLayout.halfBlockCell)
             l.row += (rows - boxRows) / 2
             l.column += (columns - boxCols) / 2
             return l
@@ -288,14 +294,16 @@ struct Play: ParsableCommand {
                                  background: BackgroundMode) throws(CLIFailure) {
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
-        let layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols), kitty.cell)
+        let layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
+                                    terminalScales: true)(Int(rows) - 1, Int(cols), kitty.cell)
         let compositor: Compositor
         do { compositor = try Compositor(decoder: decoder) } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
         let frame = KittyFramePreparer(background: background).scale(compositor.frame(at: 0), index: 0, to: layout.size)
         var out: [UInt8] = []
-        KittyGraphics(tmux: kitty.tmux).transmitStill(size: frame.size, payload: frame.payload, to: &out)
+        KittyGraphics(tmux: kitty.tmux).transmitStill(size: frame.size, payload: frame.payload,
+                                                      cells: KittyCells(layout), to: &out)
         out += [0x0D, 0x0A]
         TerminalOutput.write(1, out)
     }
@@ -308,7 +316,7 @@ extension Play {
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
         let layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
-                                    spareRow: true)(Int(rows) - 1, Int(cols), inline.cell)
+                                    spareRow: true, terminalScales: inline.kind == .iterm2)(Int(rows) - 1, Int(cols), inline.cell)
         let compositor: Compositor
         do { compositor = try Compositor(decoder: decoder) } catch {
             throw CLIFailure(file: source.displayName, error: error)

@@ -67,16 +67,19 @@ public struct KittyGraphics: Sendable {
 
     /// Transmits the root frame of image `id` and shows it at the cursor as placement `placement`
     /// (the cursor stays where it is: `C=1`). `payload`: base64 of the zlib stream of the RGBA.
+    /// `cells`: the cells the terminal stretches the image over (`c=`/`r=`, either may be nil:
+    /// kitty computes it from the aspect ratio); nil: one pixel of the image per screen pixel.
     public func transmitAndPlace(id: UInt32, placement: UInt32, size: RenderSize, payload: [UInt8],
-                                 moveCursor: Bool = false, to out: inout [UInt8]) {
+                                 moveCursor: Bool = false, cells: KittyCells? = nil, to out: inout [UInt8]) {
         append(keys: "a=T,i=\(id),p=\(placement),\(data),s=\(size.width),v=\(size.height)"
-                + (moveCursor ? "" : ",C=1") + ",q=1", payload: payload[...], to: &out)
+                + (cells?.keys ?? "") + (moveCursor ? "" : ",C=1") + ",q=1", payload: payload[...], to: &out)
     }
 
     /// Transmits and shows a still image at the cursor, without an id (kitty then sends no
     /// reply and the image is the user's, like one `cat` printed), moving the cursor past it.
-    public func transmitStill(size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
-        append(keys: "a=T,\(data),s=\(size.width),v=\(size.height),q=2", payload: payload[...], to: &out)
+    public func transmitStill(size: RenderSize, payload: [UInt8], cells: KittyCells? = nil, to out: inout [UInt8]) {
+        append(keys: "a=T,\(data),s=\(size.width),v=\(size.height)" + (cells?.keys ?? "") + ",q=2",
+               payload: payload[...], to: &out)
     }
 
     /// Adds a frame to image `id` (it becomes the next frame number); not shown until `show`.
@@ -176,4 +179,25 @@ public struct KittyFramePreparer: FrameScaler {
               rgba.count == size.width * size.height * 4 else { return nil }
         return rgba
     }
+}
+
+/// The cells kitty stretches a placement over (`c=` columns, `r=` rows). Where only one is
+/// given kitty derives the other from the image's aspect ratio, so a picture filled to the
+/// box's width (or height) keeps its exact shape although the other side is not whole cells.
+public struct KittyCells: Sendable, Equatable {
+    public var columns: Int?
+    public var rows: Int?
+    public init(columns: Int?, rows: Int?) { self.columns = columns; self.rows = rows }
+
+    /// The cells for `layout`, or nil when the frames are shown at their own size.
+    public init?(_ layout: RenderLayout) {
+        guard layout.terminalScales else { return nil }
+        let wholeColumns = layout.shown.width % layout.cell.width == 0
+        let wholeRows = layout.shown.height % layout.cell.height == 0
+        // Both or neither whole (stretched, or a fill that ends inside a cell both ways): both.
+        columns = wholeRows && !wholeColumns ? nil : layout.columns
+        rows = wholeColumns && !wholeRows ? nil : layout.rows
+    }
+
+    var keys: String { (columns.map { ",c=\($0)" } ?? "") + (rows.map { ",r=\($0)" } ?? "") }
 }

@@ -80,7 +80,11 @@ final class InlineImageOutput: FrameOutput {
         out += Array("\u{1B}[?2026l".utf8)
         TerminalOutput.write(screen.outputFD, out)
         drawn = (frame.index, frame.size, layout)
+        lastLayout = layout
     }
+
+    /// Where the last frame was drawn: its cells size the printed copy (iTerm2 stretches it).
+    private var lastLayout: RenderLayout?
 
     private func image(_ frame: ScaledFrame, layout: RenderLayout, moveCursor: Bool) -> [UInt8] {
         let bytes: [UInt8]
@@ -101,7 +105,9 @@ final class InlineImageOutput: FrameOutput {
     /// cursor below the image (scrolling as needed).
     func printLast() {
         guard let frame = current, !frame.payload.isEmpty else { return }
-        var out = image(frame, layout: RenderLayout(size: frame.size, row: 0, column: 0, cell: cell), moveCursor: true)
+        let placed = lastLayout.flatMap { $0.size == frame.size ? $0 : nil }
+            ?? RenderLayout(size: frame.size, row: 0, column: 0, cell: cell)
+        var out = image(frame, layout: placed, moveCursor: true)
         out += Array("\r\n".utf8)
         TerminalOutput.write(1, out)
     }

@@ -65,8 +65,12 @@ final class KittyOutput: FrameOutput {
 
     func invalidate() {
         view.invalidate()
+        if let placedAt { lastLayout = placedAt }
         placedAt = nil
     }
+
+    /// Where the image was last placed (kept across `invalidate` for `printLast`).
+    private var lastLayout: RenderLayout?
 
     /// What `--status` says: how many frames the terminal holds.
     var statusNote: String? {
@@ -85,7 +89,8 @@ final class KittyOutput: FrameOutput {
             placedAt = layout
         }
         let start = out.count
-        animation.show(frame, cursor: Array("\u{1B}[\(layout.row + 1);\(layout.column + 1)H".utf8), to: &out)
+        animation.show(frame, cursor: Array("\u{1B}[\(layout.row + 1);\(layout.column + 1)H".utf8),
+                       cells: KittyCells(layout), to: &out)
         guard out.count > start else { return }
         out += screen.restoreCursor
         TerminalOutput.write(screen.outputFD, out)
@@ -103,7 +108,8 @@ final class KittyOutput: FrameOutput {
         guard let frame = current, !frame.payload.isEmpty else { return }
         var out: [UInt8] = []
         let (graphics, payload) = animation.transmission(frame.payload)
-        graphics.transmitStill(size: frame.size, payload: payload, to: &out)
+        graphics.transmitStill(size: frame.size, payload: payload,
+                               cells: (placedAt ?? lastLayout).flatMap { $0.size == frame.size ? KittyCells($0) : nil }, to: &out)
         out += [0x0D, 0x0A]
         TerminalOutput.write(1, out)
     }

@@ -218,3 +218,47 @@ def test_inside_tmux_frames_reach_kitty_only_through_passthrough(display, anims,
     finally:
         subprocess.run(['tmux', '-S', sock, 'kill-server'], capture_output=True)
         k.close()
+
+
+def _bbox(raw, color):
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'xterm'))
+    from xtermharness import _box
+    return _box(raw, color)
+
+
+def test_fill_uploads_native_frames_and_kitty_enlarges_them(display, tmp_path):
+    """--fill: a 40x30 picture (left half red, right half blue) is uploaded at 40x30 and placed
+    over whole cells (c= or r=): on screen it fills the window's width or height with its shape
+    kept, and the red/blue edge stays in the middle."""
+    gif = str(tmp_path / 'halves.gif')
+    frame = [RED if x < 20 else BLUE for y in range(30) for x in range(40)]
+    write_gif(gif, 40, 30, [frame, frame], delay_cs=50, loops=0)
+    k = Kitty(display, ['--graphics', 'kitty', '--fill', '--loop', '0', gif], width=800, height=600)
+    try:
+        pid = k.pid()
+        def placed():
+            roots = [c for c in group_uploads(k.commands()) if c['action'] == 'T']
+            return roots and roots[0]
+        root = k.wait_for(placed, what='the root frame')
+        assert (root['data_width'], root['data_height']) == (40, 30), root
+        assert root['num_cells'] or root['num_lines'], root      # kitty scales it
+        def shot():
+            raw = subprocess.run(['import', '-display', display.name, '-window', 'root', '-depth', '8', 'rgb:-'],
+                                 capture_output=True, check=True, timeout=20).stdout
+            r, b = _bbox(raw, RED), _bbox(raw, BLUE)
+            return (r, b) if r[0] > 20000 and b[0] > 20000 else None
+        (rn, rb), (bn, bb) = k.wait_for(shot, what='the picture on screen')
+        x0, y0, x1, y1 = rb[0], min(rb[1], bb[1]), bb[2], max(rb[3], bb[3])
+        w, h = x1 - x0 + 1, y1 - y0 + 1
+        # The shape is kept (4:3 within a cell) and it fills the window one way (800x600 less
+        # kitty's padding, less a row for the prompt line).
+        assert abs(w * 3 - h * 4) <= 4 * 20, (w, h)
+        assert w >= 700 or h >= 520, (w, h)
+        # The edge stays in the middle: red ends where blue starts (within kitty's filter).
+        assert abs((rb[2] + 1) - bb[0]) <= 2 * max(1, w // 40) and abs((rb[2] - x0) - (x1 - bb[0])) <= w // 20, (rb, bb)
+        subprocess.run(['import', '-display', display.name, '-window', 'root',
+                        os.path.join(os.environ.get('ANIMPLAY_SHOTS', str(tmp_path)), 'kitty-fill.png')], timeout=20)
+        os.kill(pid, signal.SIGTERM)
+        assert k.exit_status() == 1
+    finally:
+        k.close()

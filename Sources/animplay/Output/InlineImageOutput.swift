@@ -70,6 +70,11 @@ final class InlineImageOutput: FrameOutput {
         view.present(empty, at: layout, status: status)   // ncurses: status line, clears
         if placedAt != layout { placedAt = layout; drawn = nil }
         guard let frame = current, !frame.payload.isEmpty else { return }
+        // A frame prepared for another layout (the buffer still held it when the window
+        // changed size) is never written: a sixel of the old size would overflow the smaller
+        // screen and scroll it (issue 20.2). The screen stays cleared until a frame of the new
+        // size comes.
+        guard frame.size == layout.size else { return }
         if let d = drawn, d.index == frame.index, d.size == frame.size, d.layout == layout { return }
         guard Self.writable(screen.outputFD) else { skipped += 1; return }
         var out = Array("\u{1B}[?2026h".utf8)

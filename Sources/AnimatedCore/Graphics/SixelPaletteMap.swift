@@ -27,6 +27,8 @@ final class SixelPaletteMap {
     private let table: UnsafeMutablePointer<UInt16>
     private static let tableSize = 1 << 18
     private static let unfilled = UInt16.max
+    /// The palette's channels apart, 256 entries (unused ones far away), for the SIMD search.
+    private let channels: UnsafeMutablePointer<SIMD8<Int32>>
 
     init() {
         cacheKeys = .allocate(capacity: Self.cacheSize)
@@ -35,9 +37,11 @@ final class SixelPaletteMap {
         cacheValues.initialize(repeating: 0, count: Self.cacheSize)
         table = .allocate(capacity: Self.tableSize)
         table.initialize(repeating: Self.unfilled, count: Self.tableSize)
+        channels = .allocate(capacity: 3 * 32)
+        channels.initialize(repeating: SIMD8(repeating: 1 << 12), count: 3 * 32)
     }
 
-    deinit { cacheKeys.deallocate(); cacheValues.deallocate(); table.deallocate() }
+    deinit { cacheKeys.deallocate(); cacheValues.deallocate(); table.deallocate(); channels.deallocate() }
 
     /// Uses `palette` (count × RGB, 1 to 256 entries) from now on. `exact`: the palette holds
     /// every colour of the frames mapped to it (exact lookups), else it was built by reduction.
@@ -46,6 +50,11 @@ final class SixelPaletteMap {
         self.palette = palette
         self.exact = exact
         count = palette.count / 3
+        // Entries past `count` sit at 4096 on every channel: never nearest.
+        let lanes = UnsafeMutableRawPointer(channels).assumingMemoryBound(to: Int32.self)
+        for i in 0..<256 {
+            for c in 0..<3 { lanes[(c * 32 + i / 8) * 8 + i % 8] = i < count ? Int32(palette[i * 3 + c]) : 1 << 12 }
+        }
         if exact {
             cacheKeys.update(repeating: UInt32.max, count: Self.cacheSize)
         } else {
@@ -97,7 +106,7 @@ final class SixelPaletteMap {
                     let key = Int(s[0] >> 2) << 12 | Int(s[1] >> 2) << 6 | Int(s[2] >> 2)
                     var index = Int(table[key])
                     if index == Int(Self.unfilled) {
-                        index = Self.nearest(s[0], s[1], s[2], in: p, count: count)
+                        index = nearestVector(s[0], s[1], s[2])
                         table[key] = UInt16(index)
                     }
                     d[i] = UInt8(index)
@@ -109,6 +118,28 @@ final class SixelPaletteMap {
             }
         }
         return total
+    }
+
+    /// The nearest entry, eight at a time (the search behind every table miss: tens of
+    /// thousands per palette for an enlarged video frame).
+    private func nearestVector(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
+        let vr = SIMD8<Int32>(repeating: Int32(r)), vg = SIMD8<Int32>(repeating: Int32(g)), vb = SIMD8<Int32>(repeating: Int32(b))
+        var best = SIMD8<Int32>(repeating: Int32.max), bestIndex = SIMD8<Int32>(repeating: 0)
+        var lane = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+        let step = SIMD8<Int32>(repeating: 8)
+        for k in 0..<((count + 7) / 8) {
+            let dr = channels[k] &- vr, dg = channels[32 + k] &- vg, db = channels[64 + k] &- vb
+            let d = dr &* dr &+ dg &* dg &+ db &* db
+            let better = d .< best
+            best.replace(with: d, where: better)
+            bestIndex.replace(with: lane, where: better)
+            lane &+= step
+        }
+        var index = Int(bestIndex[0]), distance = best[0]
+        for i in 1..<8 where best[i] < distance || (best[i] == distance && Int(bestIndex[i]) < index) {
+            distance = best[i]; index = Int(bestIndex[i])
+        }
+        return index
     }
 
     @inline(__always)

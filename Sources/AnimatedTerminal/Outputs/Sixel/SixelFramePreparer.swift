@@ -1,0 +1,58 @@
+import Synchronization
+import AnimatedCore
+
+/// Prepares frames for the sixel output on the producer thread: scales the canvas, flattens it
+/// over the background and encodes it with `SixelEncoder`; the frame buffer holds only the
+/// sixel bytes (`payload`), so later plays re-send them without encoding again.
+///
+/// The encoder keeps state between frames (the shared palette) and scratch memory, so it lives
+/// behind a mutex: the producer thread is its only user in practice, the lock only makes that
+/// safe to rely on.
+package final class SixelFramePreparer: FrameScaler {
+    package let scaler: any FrameScaler
+    private let state: Mutex<State>
+
+    /// The encoder and the frame buffer it reads, reused from frame to frame: the canvas is
+    /// scaled into `pixels` (RGBA), flattened there to RGB in place and encoded from it, so a
+    /// frame costs no full-size allocation but the sixel bytes the frame buffer keeps.
+    /// @unchecked Sendable: only ever used inside `state.withLock`, one thread at a time.
+    private final class State: @unchecked Sendable {
+        let encoder: SixelEncoder
+        var pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        var capacity = 0
+        init(_ encoder: SixelEncoder) { self.encoder = encoder }
+        deinit { pixels.deallocate() }
+
+        func buffer(_ bytes: Int) -> UnsafeMutablePointer<UInt8> {
+            if capacity < bytes { pixels.deallocate(); pixels = .allocate(capacity: bytes); capacity = bytes }
+            return pixels
+        }
+    }
+
+    /// `registers`: the terminal's colour registers (XTSMGRAPHICS), 256 at most.
+    package init(registers: Int, background: BackgroundMode, scaler: any FrameScaler = AreaAverageScaler()) {
+        self.scaler = scaler
+        state = Mutex(State(SixelEncoder(registers: registers, background: background)))
+    }
+
+    package func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+        let w = max(1, size.width), h = max(1, size.height)
+        let sixel: [UInt8] = state.withLock { state in
+            let encoder = state.encoder
+            let buf = state.buffer(w * h * 4)
+            if let area = scaler as? AreaAverageScaler {
+                area.scale(canvas, width: w, height: h, into: buf)
+            } else {
+                let frame = scaler.scale(canvas, index: index, to: RenderSize(width: w, height: h))
+                frame.pixels.withUnsafeBufferPointer { buf.update(from: $0.baseAddress!, count: w * h * 4) }
+            }
+            OpaqueFrame.flatten(buf, width: w, height: h, background: encoder.background,
+                                terminalColor: encoder.terminalColor, into: buf)
+            return encoder.encode(rgb: buf, width: w, height: h)
+        }
+        return ScaledFrame(index: index, size: RenderSize(width: w, height: h), pixels: [], payload: sixel)
+    }
+
+    /// Palettes built so far (1: one palette served the whole animation).
+    package var palettesBuilt: Int { state.withLock { $0.encoder.palettesBuilt } }
+}

@@ -50,13 +50,16 @@ def chafa_picture(src, d):
 
 def main():
     sources = sys.argv[1:] or [os.path.join(HERE, 'data', 'testsrc2-640x360x150.gif'), os.path.join(ROOT, 'samples', 'orbit.webp')]
-    tool = os.path.join(HERE, 'Quality', '.build', 'release', 'quality-bench')
+    tool = next((p for p in (os.path.join(HERE, 'Quality', '.build', c, 'quality-bench') for c in ('release', 'debug')) if os.path.exists(p)), None)
     print('| source | filter | SSIM vs ImageMagick -resize | SSIM vs chafa |')
     print('|---|---|---|---|')
     for src in sources:
         with tempfile.TemporaryDirectory() as d:
             png = os.path.join(d, 'frame.png')
-            subprocess.run(['ffmpeg', '-v', 'error', '-i', src, '-frames:v', '1', png], check=True)
+            # Frame 0 as animplay composites it (ffmpeg cannot read animated WebP), as a PNG.
+            animplay = next(p for p in (os.path.join(ROOT, '.build', c, 'animplay') for c in ('release', 'debug')) if os.path.exists(p))
+            subprocess.run([animplay, 'dump', src, '-o', d], check=True, capture_output=True)
+            subprocess.run(['convert', os.path.join(d, 'frame-0000.ppm'), png], check=True)
             chafa = chafa_picture(png, d)
             h, w = chafa.shape[:2]
             subprocess.run(['convert', png, '-background', 'black', '-flatten', '-resize', f'{w}x{h}!', os.path.join(d, 'im.ppm')], check=True)

@@ -163,3 +163,23 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
         #expect(entries.count == 8)
     }
 }
+
+@Suite struct SixelFramePreparerTests {
+    @Test func framesAreEnlargedEncodedAndKeptCompressed() throws {
+        // A 64×36 gradient canvas filled to 150×84 (a fraction: the smooth enlarger).
+        let g = gradientFrame(64, 36)
+        let canvas = Canvas(width: 64, height: 36)
+        for i in 0..<g.pixels.count { canvas.pixels[i] = g.pixels[i] }
+        let size = RenderSize(width: 150, height: 84)
+        let frame = SixelFramePreparer(registers: 256, background: .terminal).scale(canvas, index: 7, to: size)
+        #expect(frame.index == 7 && frame.size == size && frame.pixels.isEmpty)
+        let sixel = SixelFramePreparer.sixel(of: frame)
+        #expect(frame.payload.count * 2 < sixel.count)            // held compressed
+        let img = try SixelTestImage.decode(sixel)
+        #expect(img.width == 150 && img.height == 84)
+        let enlarged = AreaAverageScaler().scale(canvas, index: 7, to: size)
+        let psnr = try #require(img.psnr(against: OpaqueFrame(enlarged, background: .terminal)))
+        #expect(psnr > 32, "PSNR \(psnr)")
+        #expect(SixelFramePreparer.sixel(of: ScaledFrame(index: 0, size: size, pixels: [])).isEmpty)
+    }
+}

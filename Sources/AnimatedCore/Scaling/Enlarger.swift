@@ -60,7 +60,7 @@ public struct Enlarger: Sendable {
 
     /// The filter used unless told otherwise: chosen by SSIM against ImageMagick's `-resize` and
     /// chafa's picture (Benchmarks/fill-quality.py; figures in the README).
-    public static let defaultFilter = Filter.catmullRom
+    public static let defaultFilter = Filter.bilinear
 
     public let filter: Filter
     public init(filter: Filter = Enlarger.defaultFilter) { self.filter = filter }

@@ -97,7 +97,7 @@ final class InlineImageOutput: FrameOutput {
         let bytes: [UInt8]
         switch kind {
         case .sixel:
-            bytes = frame.payload
+            bytes = SixelFramePreparer.sixel(of: frame)
         case .iterm2:
             bytes = ITermImageEncoder.sequence(payload: frame.payload, columns: layout.columns, rows: layout.rows,
                                                moveCursor: moveCursor)

@@ -6,7 +6,7 @@ package enum Zlib {
     /// `bytes` compressed at `level` (1 fastest … 9 smallest). zlib's one-shot `compress2`
     /// into a buffer of `compressBound` bytes cannot run out of room, so it only fails on
     /// memory exhaustion, which traps like any other allocation failure.
-    static func compress(_ bytes: UnsafeRawBufferPointer, level: Int32) -> [UInt8] {
+    package static func compress(_ bytes: UnsafeRawBufferPointer, level: Int32) -> [UInt8] {
         let bound = Int(compressBound(uLong(bytes.count)))
         return [UInt8](unsafeUninitializedCapacity: bound) { out, n in
             var size = uLongf(bound)

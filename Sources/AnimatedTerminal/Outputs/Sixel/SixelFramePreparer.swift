@@ -3,7 +3,13 @@ import AnimatedCore
 
 /// Prepares frames for the sixel output on the producer thread: scales the canvas, flattens it
 /// over the background and encodes it with `SixelEncoder`; the frame buffer holds only the
-/// sixel bytes (`payload`), so later plays re-send them without encoding again.
+/// sixel bytes, zlib-compressed (`payload`; `sixel(of:)` gives them back), so later plays
+/// re-send them without encoding again.
+///
+/// Why compressed: an enlarged frame's sixel is large (about 300 KB at 1200×675, 50 MB for
+/// the 150-frame benchmark video), more than the buffer's budget, so later plays encoded most
+/// frames again and the buffer kept the process's memory high. Sixel text compresses about
+/// 6×; deflating at level 1 and inflating before each write cost far less than encoding.
 ///
 /// The encoder keeps state between frames (the shared palette) and scratch memory, so it lives
 /// behind a mutex: the producer thread is its only user in practice, the lock only makes that
@@ -50,7 +56,16 @@ package final class SixelFramePreparer: FrameScaler {
                                 terminalColor: encoder.terminalColor, into: buf)
             return encoder.encode(rgb: buf, width: w, height: h)
         }
-        return ScaledFrame(index: index, size: RenderSize(width: w, height: h), pixels: [], payload: sixel)
+        let packed = sixel.isEmpty ? [] : sixel.withUnsafeBytes { Zlib.compress($0, level: 1) }
+        return ScaledFrame(index: index, size: RenderSize(width: w, height: h), pixels: [], payload: packed)
+    }
+
+    /// The sixel image (DCS … ST) of a frame this preparer made; empty if it holds none.
+    package static func sixel(of frame: ScaledFrame) -> [UInt8] {
+        guard !frame.payload.isEmpty else { return [] }
+        // A sixel never exceeds 2 bytes a pixel (runs) plus the palette and header.
+        let limit = frame.size.width * frame.size.height * 2 + 256 * 24 + 4096
+        return Zlib.decompress(frame.payload, limit: limit) ?? []
     }
 
     /// Palettes built so far (1: one palette served the whole animation).

@@ -16,7 +16,8 @@ struct Play: ParsableCommand {
         colour, lower pixel in the background colour), or with --symbols 2x2, 2x3 or 2x4 pixels \
         in two colours chosen per cell. The image is fitted into the terminal (or --size), \
         centred; pixel art is enlarged by whole factors only; reductions average the covered \
-        area in linear light.
+        area in linear light. --fill enlarges to the largest size that fits (smoothly, in \
+        linear light; kitty and iTerm2 enlarge the frames themselves).
 
         KEYS
           space  pause / resume          Left Right  step one frame (paused)

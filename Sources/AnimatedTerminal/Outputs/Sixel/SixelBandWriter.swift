@@ -1,6 +1,6 @@
 import AnimatedCore
 
-/// Writes palette indices as a sixel image (`DCS 0;1 q " 1;1;W;H #palette bands ST`).
+/// Writes palette indices as a sixel image (`DCS 0;0;0 q " 1;1;W;H #palette bands ST`).
 ///
 /// Per band of six rows, one pass scatters every pixel's bit into its colour's row of masks
 /// (`masks[c·width + x] |= 1 << dy`) and widens that colour's column range with min/max: no
@@ -8,8 +8,9 @@ import AnimatedCore
 /// run-length codes (`!n`), and its masks are zeroed again. Memory: one mask row per register
 /// (256 × width bytes) and the output buffer, both reused from frame to frame.
 ///
-/// The whole image is painted (every pixel's register is set), so `P2 = 1` (pixels left at 0
-/// keep what was there) costs nothing and spares the terminal clearing the area first.
+/// The whole image is painted (every pixel's register is set). `P2 = 0`, as libsixel writes:
+/// with `P2 = 1` (unset pixels transparent) mlterm under load missed whole frames in the real-
+/// terminal tests.
 final class SixelBandWriter {
     private var masks: UnsafeMutablePointer<UInt8>
     private var maskWidth = 0
@@ -38,7 +39,7 @@ final class SixelBandWriter {
             masks.initialize(repeating: 0, count: 256 * w)
             maskWidth = w
         }
-        append(Array("\u{1B}P0;1q\"1;1;\(w);\(h)".utf8))
+        append(Array("\u{1B}P0;0;0q\"1;1;\(w);\(h)".utf8))
         let colours = palette.count / 3
         for i in 0..<colours {
             // Sixel colours are percentages.

@@ -9,8 +9,8 @@ import AnimatedCore
 /// (256 × width bytes) and the output buffer, both reused from frame to frame.
 ///
 /// The whole image is painted (every pixel's register is set). `P2 = 0`, as libsixel writes:
-/// with `P2 = 1` (unset pixels transparent) mlterm under load missed whole frames in the real-
-/// terminal tests.
+/// a run of the mlterm test on the loaded machine missed a frame with `P2 = 1` (unset pixels
+/// transparent), none since.
 final class SixelBandWriter {
     private var masks: UnsafeMutablePointer<UInt8>
     private var maskWidth = 0

@@ -16,7 +16,8 @@ struct Play: ParsableCommand {
         colour, lower pixel in the background colour), or with --symbols 2x2, 2x3 or 2x4 pixels \
         in two colours chosen per cell. The image is fitted into the terminal (or --size), \
         centred; pixel art is enlarged by whole factors only; reductions average the covered \
-        area in linear light.
+        area in linear light. --fill enlarges to the largest size that fits (smoothly, in \
+        linear light; kitty and iTerm2 enlarge the frames themselves).
 
         KEYS
           space  pause / resume          Left Right  step one frame (paused)
@@ -56,7 +57,7 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("Box to fit into, in character cells (default: the terminal).", valueName: "WxH"))
     var size: String?
 
-    @Flag(help: "Keep the aspect ratio (--fit, default) or fill the box (--stretch).")
+    @Flag(help: "--fit (default): the picture's own size, enlarged by whole factors only (pixel art stays sharp), reduced to fit; --fill: the largest size that fits the box, aspect kept, enlarged smoothly; --stretch: the whole box.")
     var fitMode: FitMode = .fit
 
     @Option(help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits; when N does not fit, the largest whole factor that does, as the status line says).", valueName: "N"))
@@ -141,8 +142,9 @@ struct Play: ParsableCommand {
         let plan = try graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium,
                                             memoryBytes: decodeOptions.maxMemoryMb << 20)
         if let symbolWarning, !plan.isPixels { StandardError.write("animplay: warning: \(symbolWarning)\n") }
+        // kitty and iTerm2 enlarge images themselves (frames go at the canvas's own size).
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
-                                       spareRow: plan.needsSpareRow)
+                                       spareRow: plan.needsSpareRow, terminalScales: plan.terminalScales)
         let (preparer, makeOutput) = plan.build(background: background)
         // The player starts before curses so that the first frame is being prepared while the
         // terminal is set up; the kernel's window size is what ncurses will report.
@@ -220,7 +222,10 @@ struct Play: ParsableCommand {
     /// centred in it, the image fitted and centred in that. `spareRow`: the image keeps off the
     /// screen's last row (inline images leave the cursor below themselves: on the last row that
     /// would scroll); a box that already ends above it (status line shown) needs no spare row.
-    private func layoutFunction(canvasWidth: Int, canvasHeight: Int, spareRow: Bool = false) -> (Int, Int, RenderSize) -> RenderLayout {
+    /// `terminalScales`: the pixel output can have the terminal enlarge frames (not cells: a
+    /// fallback to cells passes half-block cells, which never scale).
+    private func layoutFunction(canvasWidth: Int, canvasHeight: Int, spareRow: Bool = false,
+                                terminalScales: Bool = false) -> (Int, Int, RenderSize) -> RenderLayout {
         let requested = size.flatMap(parseWxH)
         let fit = fitMode, scale = scale
         return { rows, columns, cell in
@@ -229,7 +234,8 @@ struct Play: ParsableCommand {
             let rows = max(1, rows - (spareRow && onLastRow ? 1 : 0)), columns = max(1, columns)
             let boxCols = min(columns, requested?.0 ?? columns), boxRows = min(rows, requested?.1 ?? rows)
             var l = RenderLayout.compute(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
-                                         columns: boxCols, rows: boxRows, fit: fit, scale: scale, cell: cell)
+                                         columns: boxCols, rows: boxRows, fit: fit, scale: scale, cell: cell,
+                                         terminalScales: terminalScales && cell != RenderLayout.halfBlockCell)
             l.row += (rows - boxRows) / 2
             l.column += (columns - boxCols) / 2
             return l
@@ -284,7 +290,8 @@ struct Play: ParsableCommand {
         let background = request.resolve(report).mode
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
-        // Leave a line for the prompt that follows.
+        // Leave a line for the prompt that follows. A still is scaled here (printed once, it
+        // has no placement for the terminal to stretch).
         var layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
                                     spareRow: plan.needsSpareRow)(Int(rows) - 1, Int(cols), plan.cell)
         layout.row = 0

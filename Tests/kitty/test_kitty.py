@@ -364,3 +364,45 @@ def test_octants_fall_back_to_sextants_that_kitty_0_26_draws(display, tmp_path):
         assert (octants and not sextants) if has_font else (sextants and not octants)
     finally:
         k.close()
+
+
+def _bbox(display, color):
+    """(pixel count, (x0, y0, x1, y1) or None) of `color` on the root window now."""
+    from screenshot import grab
+    return grab(display.name, kittyharness.SCREEN).box(color)
+
+
+def test_fill_uploads_native_frames_and_kitty_enlarges_them(display, tmp_path):
+    """--fill: a 40x30 picture (left half red, right half blue) is uploaded at 40x30 and placed
+    over whole cells (c= or r=): on screen it fills the window's width or height with its shape
+    kept, and the red/blue edge stays in the middle."""
+    gif = str(tmp_path / 'halves.gif')
+    frame = [RED if x < 20 else BLUE for y in range(30) for x in range(40)]
+    write_gif(gif, 40, 30, [frame, frame], delay_cs=50, loops=0)
+    k = Kitty(display, ['--graphics', 'kitty', '--fill', '--loop', '0', gif], width=800, height=600)
+    try:
+        pid = k.pid()
+        def placed():
+            roots = [c for c in group_uploads(k.commands()) if c['action'] == 'T']
+            return roots and roots[0]
+        root = k.wait_for(placed, what='the root frame')
+        assert (root['data_width'], root['data_height']) == (40, 30), root
+        assert root['num_cells'] or root['num_lines'], root      # kitty scales it
+        def shot():
+            r, b = _bbox(display, RED), _bbox(display, BLUE)
+            return (r, b) if r[0] > 20000 and b[0] > 20000 else None
+        (rn, rb), (bn, bb) = k.wait_for(shot, what='the picture on screen')
+        x0, y0, x1, y1 = rb[0], min(rb[1], bb[1]), bb[2], max(rb[3], bb[3])
+        w, h = x1 - x0 + 1, y1 - y0 + 1
+        # The shape is kept (4:3 within a cell) and it fills the window one way (800x600 less
+        # kitty's padding, less a row for the prompt line).
+        assert abs(w * 3 - h * 4) <= 4 * 20, (w, h)
+        assert w >= 700 or h >= 520, (w, h)
+        # The edge stays in the middle: red ends where blue starts (within kitty's filter).
+        assert abs((rb[2] + 1) - bb[0]) <= 2 * max(1, w // 40) and abs((rb[2] - x0) - (x1 - bb[0])) <= w // 20, (rb, bb)
+        subprocess.run(['import', '-display', display.name, '-window', 'root',
+                        os.path.join(os.environ.get('ANIMPLAY_SHOTS', str(tmp_path)), 'kitty-fill.png')], timeout=20)
+        os.kill(pid, signal.SIGTERM)
+        assert k.exit_status() == 1
+    finally:
+        k.close()

@@ -234,3 +234,40 @@ def test_last_frame_stays_where_it_was(display, anims):
         assert abs(left[0] - playing[0]) <= 1 and abs(left[2] - playing[2]) <= 1, (playing, left)
     finally:
         x.close()
+
+
+def test_shrinking_never_shows_a_frame_of_the_old_size(display, anims):
+    """Issue 20.2: shrink the window while a filled picture plays: no frame encoded for the old
+    size may be drawn after the resize (it would overflow the smaller screen, scroll it and leave
+    pieces behind). Every sighting after the shrink is the new picture, in one place, inside the
+    window, and nothing of the colours lies outside it."""
+    x = XTerm(display, ['--graphics', 'sixel', '--fill', '--loop', '0', anims['gif']], geometry='100x40')
+    try:
+        def sighting():
+            b = x.boxes(COLORS)
+            c = dominant(b)
+            return c and (c, b)
+        c, b = x.wait_for(sighting, what='a frame')
+        big = b[c][1]
+        assert big[3] - big[1] > 400, big          # filled: hundreds of pixels, not 16
+        x.resize(320, 240)
+        def small():
+            s = sighting()
+            return s and (s[1][s[0]][1][3] - s[1][s[0]][1][1]) < 240 and s
+        x.wait_for(small, what='a smaller frame after the shrink')
+        places, deadline = set(), time.monotonic() + 4
+        while time.monotonic() < deadline:
+            b = x.boxes(COLORS)
+            for col in COLORS:
+                n, box = b[col]
+                if n == 0:
+                    continue
+                # Inside the window, and one solid square (nothing left of an old frame).
+                assert box[2] < 320 and box[3] < 240, (col, box)
+                assert n >= (box[2] - box[0] + 1) * (box[3] - box[1] + 1) * 0.95, (col, n, box)
+                places.add(box[:3])          # a frame is painted band by band: y1 grows
+        assert len(places) == 1, places
+        x.keys('q')
+        assert x.exit_status() == 0, x.errors()
+    finally:
+        x.close()

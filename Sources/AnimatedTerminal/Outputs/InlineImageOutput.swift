@@ -66,6 +66,11 @@ public final class InlineImageOutput: FrameOutput {
         screen?.present(empty, at: layout, status: status)   // the text screen: status line, clears
         if placedAt != layout { placedAt = layout; drawn = nil }
         guard let frame = current, !frame.payload.isEmpty else { return }
+        // A frame prepared for another layout (the buffer still held it when the window
+        // changed size) is never written: a sixel of the old size would overflow the smaller
+        // screen and scroll it (issue 20.2). The screen stays cleared until a frame of the new
+        // size comes.
+        guard frame.size == layout.size else { return }
         if let d = drawn, d.index == frame.index, d.size == frame.size, d.layout == layout { return }
         guard sink.isWritable else { skipped += 1; return }
         var out = Array("\u{1B}[?2026h".utf8)
@@ -76,13 +81,17 @@ public final class InlineImageOutput: FrameOutput {
         out += Array("\u{1B}[?2026l".utf8)
         sink.write(out)
         drawn = (frame.index, frame.size, layout)
+        lastLayout = layout
     }
+
+    /// Where the last frame was drawn: its cells size the printed copy (iTerm2 stretches it).
+    private var lastLayout: RenderLayout?
 
     private func image(_ frame: ScaledFrame, layout: RenderLayout, moveCursor: Bool) -> [UInt8] {
         let bytes: [UInt8]
         switch kind {
         case .sixel:
-            bytes = frame.payload
+            bytes = SixelFramePreparer.sixel(of: frame)
         case .iterm2:
             bytes = ITermImageEncoder.sequence(payload: frame.payload, columns: layout.columns, rows: layout.rows,
                                                moveCursor: moveCursor)
@@ -97,8 +106,10 @@ public final class InlineImageOutput: FrameOutput {
     /// cursor below the image (scrolling as needed).
     public func printLast(indent: Int) {
         guard let frame = current, !frame.payload.isEmpty else { return }
+        let placed = lastLayout.flatMap { $0.size == frame.size ? $0 : nil }
+            ?? RenderLayout(size: frame.size, row: 0, column: 0, cell: cell)
         var out = (indent > 0 ? Array("\r\u{1B}[\(indent)C".utf8) : [])
-        out += image(frame, layout: RenderLayout(size: frame.size, row: 0, column: 0, cell: cell), moveCursor: true)
+        out += image(frame, layout: placed, moveCursor: true)
         out += Array("\r\n".utf8)
         sink.write(out)
     }

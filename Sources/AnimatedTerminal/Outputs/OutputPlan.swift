@@ -35,6 +35,15 @@ public enum OutputPlan: Sendable, Equatable {
         }
     }
 
+    /// The terminal enlarges images itself (kitty's `c=`/`r=`, iTerm2's width and height): frames
+    /// of an enlargement by a fraction go at the canvas's own size (`RenderLayout.compute`).
+    public var terminalScales: Bool {
+        switch self {
+        case .kitty, .iterm2: true
+        case .cells, .sixel: false
+        }
+    }
+
     /// Where this plan falls back to when the terminal refuses it (pixels → cells).
     public var isPixels: Bool { terminal != nil }
 

@@ -72,8 +72,12 @@ public final class KittyOutput: FrameOutput {
 
     public func invalidate() {
         screen?.invalidate()
+        if let placedAt { lastLayout = placedAt }
         placedAt = nil
     }
+
+    /// Where the image was last placed (kept across `invalidate` for `printLast`).
+    private var lastLayout: RenderLayout?
 
     /// The first error among the replies (a late answer to a medium probe, whose object is gone
     /// by then, is no upload error).
@@ -108,7 +112,7 @@ public final class KittyOutput: FrameOutput {
         let start = out.count
         let cursor = insideTmux ? (pane ?? TmuxPane(top: 0, left: 0)).cursor(row: layout.row, column: layout.column)
             : Array("\u{1B}[\(layout.row + 1);\(layout.column + 1)H".utf8)
-        animation.show(frame, cursor: cursor, to: &out)
+        animation.show(frame, cursor: cursor, cells: KittyCells(layout), to: &out)
         guard out.count > start else { return }
         out += sink.restoreCursor
         sink.write(out)
@@ -137,7 +141,8 @@ public final class KittyOutput: FrameOutput {
         guard let frame = current, !frame.payload.isEmpty else { return }
         var out: [UInt8] = (indent > 0 ? Array("\r\u{1B}[\(indent)C".utf8) : [])
         let (graphics, payload) = animation.transmission(frame.payload)
-        graphics.transmitStill(size: frame.size, payload: payload, to: &out)
+        graphics.transmitStill(size: frame.size, payload: payload,
+                               cells: (placedAt ?? lastLayout).flatMap { $0.size == frame.size ? KittyCells($0) : nil }, to: &out)
         out += [0x0D, 0x0A]
         sink.write(out)
     }

@@ -56,7 +56,9 @@ let package = Package(
         // Test support (not a product): terminal emulators that check the outputs' bytes.
         .target(name: "AnimatedTestSupport", dependencies: ["AnimatedCore", "AnimatedTerminal"]),
         .testTarget(name: "AnimatedCoreTests",
-                    dependencies: ["AnimatedCore", "AnimatedTerminal", "AnimatedNet", "AnimatedTestSupport", "CWebP"]),
+                    dependencies: ["AnimatedCore", "AnimatedTerminal", "AnimatedNet", "AnimatedTestSupport", "CWebP",
+                                   // The exit statuses the hostile fixtures name are the CLI's policy.
+                                   "animplay"]),
         // The CLI's pure logic (startup, key decoding, status line, help texts).
         .testTarget(name: "animplayTests", dependencies: ["animplay", "AnimatedCore", "AnimatedTerminal", "AnimatedNet", "CNcurses"]),
     ],

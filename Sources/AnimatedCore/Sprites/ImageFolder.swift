@@ -22,7 +22,7 @@ package enum ImageFolder {
     }
 
     package static func list(_ folder: String, maxFiles: Int = DecodeLimits.default.maxFrames) throws(AnimatedError) -> Listing {
-        guard let dir = opendir(folder) else { throw .unreadable(String(cString: strerror(errno))) }
+        guard let dir = opendir(folder) else { throw .posix(.unreadable, errno) }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {

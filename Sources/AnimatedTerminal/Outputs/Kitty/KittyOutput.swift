@@ -29,29 +29,29 @@ import Darwin
 /// has taken in what came before. And an image left on kitty's screen would stay there when
 /// tmux scrolls or clears the pane (tmux knows nothing of it): at exit the image is deleted and
 /// the caller prints the last frame as cells instead (`lastFrameCanvas`).
-public final class KittyOutput: FrameOutput {
+package final class KittyOutput: FrameOutput {
     /// The status line and clears (nil for a still).
     let screen: (any CellScreen)?
     let sink: any TerminalSink
-    public let preparer: any FrameScaler
-    public let terminal: TerminalInfo
+    package let preparer: any FrameScaler
+    package let terminal: TerminalInfo
     /// The frames the terminal holds and the commands to show one.
     private(set) var animation: KittyAnimation
-    public private(set) var cell: RenderSize
+    package private(set) var cell: RenderSize
     private var current: ScaledFrame?
     private var placedAt: RenderLayout?
     private let empty = CellGrid()
-    public var hasFrame: Bool { current != nil }
-    public var failureSubject: String { "the terminal refused kitty graphics" }
-    public private(set) var failure: String?
+    package var hasFrame: Bool { current != nil }
+    package var failureSubject: String { "the terminal refused kitty graphics" }
+    package private(set) var failure: String?
     /// Inside tmux: the pane's place on the outer screen (nil when tmux did not say: then the
     /// pane is assumed at the top-left).
     private var pane: TmuxPane?
     /// Frames go through tmux's passthrough.
-    public var insideTmux: Bool { terminal.tmuxPassthrough }
+    package var insideTmux: Bool { terminal.tmuxPassthrough }
 
     /// `preparer` is what `OutputPlan.build` made for `medium` (it compresses only inline payloads).
-    public init(screen: (any CellScreen)?, sink: any TerminalSink, terminal: TerminalInfo,
+    package init(screen: (any CellScreen)?, sink: any TerminalSink, terminal: TerminalInfo,
                 medium: KittyMedium = .direct, preparer: KittyFramePreparer = KittyFramePreparer()) {
         self.screen = screen; self.sink = sink; self.terminal = terminal; self.cell = terminal.cell
         self.preparer = preparer
@@ -62,15 +62,15 @@ public final class KittyOutput: FrameOutput {
         animation = KittyAnimation(id: id, graphics: graphics, stager: KittyStager(medium: medium))
     }
 
-    public func syncCellSize() -> Bool {
+    package func syncCellSize() -> Bool {
         guard let now = terminal.currentCell(window: sink.windowCellSize), now != cell else { return false }
         cell = now
         return true
     }
 
-    public func show(_ frame: ScaledFrame) { current = frame }
+    package func show(_ frame: ScaledFrame) { current = frame }
 
-    public func invalidate() {
+    package func invalidate() {
         screen?.invalidate()
         if let placedAt { lastLayout = placedAt }
         placedAt = nil
@@ -81,7 +81,7 @@ public final class KittyOutput: FrameOutput {
 
     /// The first error among the replies (a late answer to a medium probe, whose object is gone
     /// by then, is no upload error).
-    public func accept(replies: [(id: UInt32?, message: String)]) {
+    package func accept(replies: [(id: UInt32?, message: String)]) {
         let probes: Set<UInt32> = [KittyMedium.fileProbeID, KittyMedium.sharedMemoryProbeID]
         if failure == nil, let error = replies.first(where: { r in r.message != "OK" && !(r.id.map(probes.contains) ?? false) }) {
             failure = error.message
@@ -89,12 +89,12 @@ public final class KittyOutput: FrameOutput {
     }
 
     /// What `--status` says: how many frames the terminal holds.
-    public var statusNote: String? {
+    package var statusNote: String? {
         guard animation.imageSize != nil else { return nil }
         return animation.streams ? "kitty: \(animation.heldCount) frames held, rest streamed" : "kitty: \(animation.heldCount) frames held"
     }
 
-    public func present(at layout: RenderLayout, status: String?) {
+    package func present(at layout: RenderLayout, status: String?) {
         // The text screen first: the status line, and a cleared screen when the layout changed.
         screen?.present(empty, at: layout, status: status)
         guard let frame = current, !frame.payload.isEmpty else { return }
@@ -120,14 +120,14 @@ public final class KittyOutput: FrameOutput {
 
     /// Deletes the image and every frame it holds (the last frame is printed again by
     /// `printLast` into the normal screen, where it stays).
-    public func leave() {
+    package func leave() {
         var out: [UInt8] = []
         animation.delete(to: &out)
         if !out.isEmpty { sink.write(out) }
     }
 
     /// The last frame's pixels (for printing it as cells inside tmux), nil when there is none.
-    public func lastFrameCanvas() -> Canvas? {
+    package func lastFrameCanvas() -> Canvas? {
         guard let frame = current, frame.size.width > 0, frame.size.height > 0,
               let rgba = KittyFramePreparer.pixels(of: frame.payload, size: frame.size,
                                                    inline: animation.stager == nil,
@@ -137,7 +137,7 @@ public final class KittyOutput: FrameOutput {
         return canvas
     }
 
-    public func printLast(indent: Int) {
+    package func printLast(indent: Int) {
         guard let frame = current, !frame.payload.isEmpty else { return }
         var out: [UInt8] = (indent > 0 ? Array("\r\u{1B}[\(indent)C".utf8) : [])
         let (graphics, payload) = animation.transmission(frame.payload)

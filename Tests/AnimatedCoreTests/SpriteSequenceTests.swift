@@ -35,10 +35,10 @@ import Testing
         defer { for d in ["/a/b", "/a", "/c", ""] { rmdir(dir + d) } }
         #expect(FolderMessage.of(dir)?.hasSuffix("the folder is empty") == true)
         mkdir(dir + "/a", 0o755)
-        #expect(FolderMessage.of(dir)?.hasSuffix("no GIF, PNG or WebP images in the folder (1 subfolder, which is not searched)") == true)
+        #expect(FolderMessage.of(dir)?.hasSuffix("no \(CoderRegistry.shared.formatList) images in the folder (1 subfolder, which is not searched)") == true)
         for d in ["/a/b", "/c"] { mkdir(dir + d, 0o755) }
         #expect(try ImageFolder.list(dir).subfolders == 2)
-        #expect(FolderMessage.of(dir)?.hasSuffix("no GIF, PNG or WebP images in the folder (2 subfolders, which are not searched)") == true)
+        #expect(FolderMessage.of(dir)?.hasSuffix("no \(CoderRegistry.shared.formatList) images in the folder (2 subfolders, which are not searched)") == true)
     }
 }
 

@@ -1,8 +1,17 @@
-/// Container format, as sniffed from the bytes (never from the file name).
-public enum ImageFormat: String, Sendable {
-    case gif, apng, png, webp
-    case spriteSheet = "sprite-sheet"
-    case frameSequence = "frame-sequence"
+/// Container format, as sniffed from the bytes (never from the file name). A struct rather
+/// than an enum so that a coder registered by a library user can name its own format
+/// (`ImageFormat("ppm")`); `rawValue` is what `info` prints.
+public struct ImageFormat: RawRepresentable, Hashable, Sendable {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public static let gif = ImageFormat("gif")
+    public static let apng = ImageFormat("apng")
+    public static let png = ImageFormat("png")
+    public static let webp = ImageFormat("webp")
+    public static let spriteSheet = ImageFormat("sprite-sheet")
+    public static let frameSequence = ImageFormat("frame-sequence")
 }
 
 /// What happens to a frame's rectangle after it has been shown.

@@ -47,8 +47,11 @@ public struct DecodeOptions: Sendable {
     public var limits: DecodeLimits
     /// How stored delays become display delays.
     public var timing: TimingPolicy
-    /// Options; by default, the default limits and browser timing.
-    public init(limits: DecodeLimits = .default, timing: TimingPolicy = TimingPolicy()) {
-        self.limits = limits; self.timing = timing
+    /// The coders an input is opened with (the shared registry unless the caller keeps its own).
+    public var coders: CoderRegistry
+    /// Options; by default, the default limits, browser timing and the shared coders.
+    public init(limits: DecodeLimits = .default, timing: TimingPolicy = TimingPolicy(),
+                coders: CoderRegistry = .shared) {
+        self.limits = limits; self.timing = timing; self.coders = coders
     }
 }

@@ -66,7 +66,8 @@ public final class FrameSequenceDecoder: AnimationDecoder {
     /// The images of `folder` in natural order (see `ImageFolder`).
     public convenience init(folder: String, delayMs: Double = SpriteSheetSpec.defaultDelayMs, frameLimit: Int? = nil,
                             options: DecodeOptions = DecodeOptions()) throws(AnimatedError) {
-        let listing = try ImageFolder.list(folder, maxFiles: options.limits.maxFrames)
+        let listing = try ImageFolder.list(folder, maxFiles: options.limits.maxFrames, coders: options.coders)
+        let kinds = options.coders.formatList
         guard !listing.files.isEmpty else {
             var found: [String] = []
             if listing.skipped > 0 { found.append(counted(listing.skipped, "other file")) }
@@ -75,10 +76,10 @@ public final class FrameSequenceDecoder: AnimationDecoder {
                              + " not searched")
             }
             throw .invalid(found.isEmpty ? "the folder is empty"
-                                         : "no GIF, PNG or WebP images in the folder (\(found.joined(separator: "; ")))")
+                                         : "no \(kinds) images in the folder (\(found.joined(separator: "; ")))")
         }
-        let note = listing.skipped > 0 ? [listing.skipped == 1 ? "skipped 1 file that is not a GIF, PNG or WebP image"
-                                                : "skipped \(listing.skipped) files that are not GIF, PNG or WebP images"] : []
+        let note = listing.skipped > 0 ? [listing.skipped == 1 ? "skipped 1 file that is not a \(kinds) image"
+                                                : "skipped \(listing.skipped) files that are not \(kinds) images"] : []
         try self.init(files: listing.files, delayMs: delayMs, frameLimit: frameLimit, options: options, warnings: note)
     }
 

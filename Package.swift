@@ -19,6 +19,8 @@ let package = Package(
                        providers: [.apt(["libgif-dev"])]),
         // libpng behind a setjmp-free C interface (libpng-dev, zlib1g-dev: scripts/install-deps).
         .target(name: "CPNG", path: "Sources/CPNG"),
+        // libjpeg-turbo behind a setjmp-free C interface (libjpeg62-turbo-dev: scripts/install-deps).
+        .target(name: "CJPEG", path: "Sources/CJPEG"),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
                        providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CSixel", path: "Sources/CSixel", pkgConfig: "libsixel",
@@ -34,7 +36,7 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CWebP", "CCurl", "CZlib", "CSixel"]
+            dependencies: ["CGIF", "CPNG", "CJPEG", "CWebP", "CCurl", "CZlib", "CSixel"]
         ),
         .executableTarget(
             name: "animplay",

@@ -49,6 +49,9 @@ public struct DecodeOptions: Sendable {
     public var timing: TimingPolicy
     /// The coders an input is opened with (the shared registry unless the caller keeps its own).
     public var coders: CoderRegistry
+    /// A still image larger than `limits` is decoded straight to a smaller size that fits
+    /// (`AnimationInfo.scaledFrom` says so) instead of being refused. Animations are refused.
+    public var scaleDownStills = true
     /// Options; by default, the default limits, browser timing and the shared coders.
     public init(limits: DecodeLimits = .default, timing: TimingPolicy = TimingPolicy(),
                 coders: CoderRegistry = .shared) {

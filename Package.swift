@@ -21,6 +21,9 @@ let package = Package(
         .target(name: "CPNG", path: "Sources/CPNG"),
         // libjpeg-turbo behind a setjmp-free C interface (libjpeg62-turbo-dev: scripts/install-deps).
         .target(name: "CJPEG", path: "Sources/CJPEG"),
+        // libavif (dav1d inside); its API reports errors by return value: no shim needed. Linked
+        // by name: its pkg-config adds -DAVIF_DLL, which SwiftPM rejects with a warning.
+        .systemLibrary(name: "CAVIF", path: "Sources/CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
                        providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CSixel", path: "Sources/CSixel", pkgConfig: "libsixel",
@@ -36,7 +39,7 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CJPEG", "CWebP", "CCurl", "CZlib", "CSixel"]
+            dependencies: ["CGIF", "CPNG", "CJPEG", "CAVIF", "CWebP", "CCurl", "CZlib", "CSixel"]
         ),
         .executableTarget(
             name: "animplay",

@@ -47,7 +47,7 @@ private final class TestSolidDecoder: AnimationDecoder {
     static func three() -> CoderRegistry { CoderRegistry([GIFCoder(), PNGCoder(), WebPCoder()]) }
 
     @Test func builtInsInOrder() {
-        #expect(CoderRegistry().names == ["GIF", "PNG", "WebP", "JPEG"])
+        #expect(CoderRegistry().names == ["GIF", "PNG", "WebP", "JPEG", "AVIF"])
         let registry = Self.three()
         #expect(registry.names == ["GIF", "PNG", "WebP"])
         #expect(registry.coder(for: Self.gif)?.name == "GIF")

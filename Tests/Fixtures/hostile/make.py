@@ -402,6 +402,18 @@ def build():
     random_with_magic(cat, "jpeg", "jpg", b"\xFF\xD8\xFF")
     random_with_magic(cat, "jpeg-sof", "jpg", j[:sof + 19])
 
+    # --- AVIF (libavif): the committed avifenc animation, cut and filled
+    a = open(os.path.join(HERE, "..", "avif", "anim-alpha-444.avif"), "rb").read()
+    cat.add("valid.avif", a, "ok", "6-frame animated AVIF with alpha every truncation starts from")
+    cat.add("magic-only.avif", a[:32], "error", "ftyp box alone", "3")
+    truncations(cat, "avif", "avif", a, [12, 32, 100, 300])
+    ispe = a.index(b"ispe")
+    cat.add("avif-ispe-65535x65535.avif", a[:ispe + 8] + struct.pack(">II", 65535, 65535) + a[ispe + 16:], "error",
+            "ispe says 65535x65535", "3,4")
+    cat.add("avif-ispe-0x0.avif", a[:ispe + 8] + struct.pack(">II", 0, 0) + a[ispe + 16:], "error", "ispe says 0x0", "3,4")
+    random_with_magic(cat, "avif", "avif", a[:32])
+    random_with_magic(cat, "avif-meta", "avif", a[:400], seeds=2)
+
     # --- bombs: sizes
     cat.add("gif-screen-65535x65535.gif", gif_header(65535, 65535, 2) + gif_image(0, 0, 1, 1, [1], 2) + b"\x3B",
             "error", "logical screen 65535x65535, one 1x1 frame", "4")

@@ -14,8 +14,8 @@ public final class CoderRegistry: Sendable {
     /// The registry `DecodeOptions()` uses: the built-in coders, in the order `builtIns` lists.
     public static let shared = CoderRegistry()
 
-    /// The coders AnimatedCore brings: GIF, PNG/APNG, WebP, JPEG.
-    public static var builtIns: [any ImageCoder] { [GIFCoder(), PNGCoder(), WebPCoder(), JPEGCoder()] }
+    /// The coders AnimatedCore brings: GIF, PNG/APNG, WebP, JPEG, AVIF.
+    public static var builtIns: [any ImageCoder] { [GIFCoder(), PNGCoder(), WebPCoder(), JPEGCoder(), AVIFCoder()] }
 
     private let monitor: Monitor<[any ImageCoder]>
 

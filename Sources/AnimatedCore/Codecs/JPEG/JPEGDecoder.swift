@@ -37,7 +37,7 @@ public final class JPEGDecoder: AnimationDecoder {
         let (shownWidth, shownHeight) = orientation.swapsAxes ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
         // The canvas plus the decoded image before orientation.
         let scale = try StillScale.choose(width: shownWidth, height: shownHeight, limits: options.limits,
-                                          allowed: options.scaleDownStills ? Array((1...8).reversed()) : [8],
+                                          scaledLimits: options.scaledStillLimits, allowed: options.scaleDownStills ? Array((1...8).reversed()) : [8],
                                           denominator: 8, workingCopies: 2)
         scaleNum = scale.numerator
         decodedWidth = (storedWidth * scaleNum + 7) / 8

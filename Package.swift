@@ -19,6 +19,9 @@ let package = Package(
                        providers: [.apt(["libgif-dev"])]),
         // libpng behind a setjmp-free C interface (libpng-dev, zlib1g-dev: scripts/install-deps).
         .target(name: "CPNG", path: "Sources/CPNG"),
+        // libimagequant quantises GIF frames of more than 256 colours (libimagequant-dev).
+        .systemLibrary(name: "CImageQuant", path: "Sources/CImageQuant", pkgConfig: "imagequant",
+                       providers: [.apt(["libimagequant-dev"])]),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
                        providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CSixel", path: "Sources/CSixel", pkgConfig: "libsixel",
@@ -34,7 +37,7 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CWebP", "CCurl", "CZlib", "CSixel"]
+            dependencies: ["CGIF", "CPNG", "CWebP", "CCurl", "CZlib", "CSixel", "CImageQuant"]
         ),
         .executableTarget(
             name: "animplay",

@@ -21,7 +21,7 @@ struct Animplay: ParsableCommand {
          64  usage error
         """,
         version: AnimplayVersion.string,
-        subcommands: [Play.self, Info.self, Dump.self, Probe.self, Cache.self],
+        subcommands: [Play.self, Info.self, Dump.self, Convert.self, Probe.self, Cache.self],
         defaultSubcommand: Play.self
     )
 }

@@ -20,7 +20,10 @@ public final class GIFAnimationEncoder: AnimationEncoder {
     private let options: EncoderOptions
     private let sink: any EncoderSink
     private var schedule = DelaySchedule.gif
+    /// How far a pixel of a quantised frame may drift from the target before it is redrawn.
     private let tolerance: Int
+    /// The tolerance in force: 0 while a frame is tried exactly.
+    private var drift = 0
     /// What a decoder shows before the pending frame is drawn.
     private let shown: PixelPlane
     private let pendingTarget: PixelPlane
@@ -122,15 +125,16 @@ public final class GIFAnimationEncoder: AnimationEncoder {
     @inline(__always)
     private func differs(_ s: UInt32, _ t: UInt32) -> Bool {
         if s == t || t == 0 { return false }         // transparent targets are left as they are
-        if tolerance == 0 || s >> 24 != t >> 24 { return true }
+        if drift == 0 || s >> 24 != t >> 24 { return true }
         let dr = abs(Int(s & 0xFF) - Int(t & 0xFF))
         let dg = abs(Int((s >> 8) & 0xFF) - Int((t >> 8) & 0xFF))
         let db = abs(Int((s >> 16) & 0xFF) - Int((t >> 16) & 0xFF))
-        return max(dr, dg, db) > tolerance
+        return max(dr, dg, db) > drift
     }
 
     private func writePending(covering clear: FrameRect?) throws(AnimatedError) {
         let s = shown.base, t = pendingTarget.base
+        drift = 0
         // The changed rectangle (plus the area to clear afterwards).
         var x0 = width, y0 = height, x1 = -1, y1 = -1
         for y in 0..<height {
@@ -161,6 +165,18 @@ public final class GIFAnimationEncoder: AnimationEncoder {
             }
         }
         if fits && unchanged && colors.count == 256 { fits = false }
+        // Too many colours with a transparent index: still exact if the whole rectangle, unchanged
+        // pixels written with their colours, fits without one.
+        var drawAll = false
+        if !fits {
+            colors.removeAll()
+            var ok = true
+            for y in 0..<r.height where ok {
+                let rt = t + (r.y + y) * width + r.x
+                for x in 0..<r.width where rt[x] == 0 || !colors.insert(rt[x]) { ok = false; break }
+            }
+            if ok { fits = true; drawAll = true; unchanged = false }
+        }
 
         var palette: [UInt32]
         var transparent: Int?
@@ -182,11 +198,12 @@ public final class GIFAnimationEncoder: AnimationEncoder {
                 for y in 0..<r.height {
                     let rs = s + (r.y + y) * width + r.x, rt = t + (r.y + y) * width + r.x
                     for x in 0..<r.width {
-                        out[y * r.width + x] = differs(rs[x], rt[x]) ? table.index(of: rt[x])! : tIndex
+                        out[y * r.width + x] = drawAll || differs(rs[x], rt[x]) ? table.index(of: rt[x])! : tIndex
                     }
                 }
             }
         } else {
+            drift = tolerance
             (palette, transparent) = try quantize(r, unchanged: unchanged)
         }
 

@@ -137,9 +137,9 @@ struct Convert: ParsableCommand {
             if let scale { width = max(1, Int((Double(width) * scale).rounded())); height = max(1, Int((Double(height) * scale).rounded())) }
             if width != info.width || height != info.height { transcoder.size = RenderSize(width: width, height: height) }
 
-            let temp = try TemporaryOutput(next: output)
             let interrupt = InterruptWatch()
             defer { interrupt.uninstall() }
+            let temp = try TemporaryOutput(next: output)
             let progress = ProgressBar(enabled: isatty(2) != 0)
             do throws(AnimatedError) {
                 let sink = FileSink(fd: temp.fd, name: output)

@@ -76,8 +76,9 @@ public enum AnimationEncoders {
     /// writing into `sink`.
     public static func make(_ format: EncodedFormat, width: Int, height: Int, plays: Int,
                             options: EncoderOptions, sink: any EncoderSink) throws(AnimatedError) -> any AnimationEncoder {
-        guard width > 0, height > 0, width <= 0xFFFF || format == .apng, height <= 0xFFFF || format == .apng else {
-            throw .output("\(format.rawValue) cannot hold a \(width)x\(height) canvas")
+        let side = format == .gif ? 0xFFFF : format == .webp ? 16383 : 0x7FFF_FFFF
+        guard width > 0, height > 0, width <= side, height <= side else {
+            throw .output("\(format.rawValue.uppercased()) cannot hold a \(width)x\(height) canvas (at most \(side) pixels a side)")
         }
         switch format {
         case .gif: return try GIFAnimationEncoder(width: width, height: height, plays: plays, options: options, sink: sink)

@@ -21,7 +21,9 @@ public final class WebPAnimationEncoder: AnimationEncoder {
         guard WebPAnimEncoderOptionsInit(&anim) != 0, WebPConfigInit(&config) != 0 else {
             throw .system("libwebp: version mismatch")
         }
-        anim.anim_params.loop_count = Int32(clamping: plays)
+        // WebP's loop count is 16 bits: more plays than that are as good as forever, and are
+        // written as the most it holds.
+        anim.anim_params.loop_count = Int32(min(plays, 0xFFFF))
         anim.allow_mixed = options.mixed ? 1 : 0
         if let kmin = options.keyframeMin { anim.kmin = Int32(clamping: kmin) }
         if let kmax = options.keyframeMax { anim.kmax = Int32(clamping: kmax) }

@@ -45,6 +45,9 @@ public struct EncoderOptions: Sendable, Equatable {
     /// WebP: keyframe interval bounds (`kmin`/`kmax`); nil: libwebp's defaults.
     public var keyframeMin: Int?
     public var keyframeMax: Int?
+    /// WebP lossless: keep the colour of fully transparent pixels (byte-exact frames). Off, libwebp
+    /// may change it (invisible: alpha is 0), which often compresses better.
+    public var keepTransparentColor = true
     /// WebP: compression method 0 (fast) ... 6 (small).
     public var method: Int
     /// GIF: Floyd–Steinberg dithering of quantised frames (libimagequant).

@@ -323,6 +323,13 @@ public final class GIFAnimationEncoder: AnimationEncoder {
         guard EGifPutExtension(f, GRAPHICS_EXT_FUNC_CODE, 4, &gce) != GIF_ERROR else { throw lastFailure() }
         let map = palette.flatMap(Self.colorMap)
         defer { if map != nil { GifFreeMapObject(map) } }
+        // giflib's trap: EGifPutImageDesc keeps a copy of the last local colour map in
+        // Image.ColorMap and, given none, overwrites that pointer without freeing it (a leak per
+        // local-then-global pair of frames, found by the encode fuzz harness). Free it first.
+        if map == nil, let previous = f.pointee.Image.ColorMap {
+            GifFreeMapObject(previous)
+            f.pointee.Image.ColorMap = nil
+        }
         guard EGifPutImageDesc(f, Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height), false, map) != GIF_ERROR else {
             throw lastFailure()
         }

@@ -121,7 +121,7 @@ struct Play: ParsableCommand {
         defer { signals.uninstall() }
         // One round of terminal queries before anything else owns the tty (graphics, colours):
         // the background colour is needed before the first frame is prepared.
-        let mediumProbe = graphicsOptions.graphicsArgument == "cells" ? nil
+        let mediumProbe = graphicsOptions.request == .forced(.cells) ? nil
             : KittyMediumProbe(env: GraphicsOptions.environment())
         var probe = TerminalProbe.run(extraQueries: mediumProbe?.queries ?? [])
         // Every other way out (errors before the loop): late replies must not reach the shell.
@@ -130,25 +130,15 @@ struct Play: ParsableCommand {
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         let info = decoder.info
         // Chosen before the player starts: the producer prepares frames for this output.
-        let graphics = graphicsOptions.choose(probe.report)
+        let plan = graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium)
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
-                                       spareRow: graphics.inline != nil)
-        let preparer: any FrameScaler
-        if graphics.kitty != nil {
-            preparer = KittyFramePreparer(background: background, medium: medium)
-        } else if let inline = graphics.inline {
-            preparer = inline.kind == .sixel
-                ? SixelFramePreparer(registers: inline.registers, background: background)
-                : ITermFramePreparer(background: background)
-        } else {
-            preparer = symbolOptions.scaler(background: background)
-        }
-        let cell = graphics.kitty?.cell ?? graphics.inline?.cell ?? RenderLayout.halfBlockCell
+                                       spareRow: plan.needsSpareRow)
+        let (preparer, makeOutput) = plan.build(background: background)
         // The player starts before curses so that the first frame is being prepared while the
         // terminal is set up; the kernel's window size is what ncurses will report.
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
-        let first = layoutFor(Int(rows) - (status ? 1 : 0), Int(cols), cell)
+        let first = layoutFor(Int(rows) - (status ? 1 : 0), Int(cols), plan.cell)
         let options = PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
                                     bufferBytes: bufferMb.map { $0 << 20 })
         let player: Player
@@ -169,23 +159,15 @@ struct Play: ParsableCommand {
         }
         let view = PlaybackView(screen: screen, mode: colorMode, path: path,
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
-        let cells = { () -> any FrameOutput in
-            CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background, dither: palette.dither,
-                                                          palette16: probe.report.answeredPalette16),
-                       screen: screen, preparer: symbolOptions.scaler(background: background))
-        }
-        let output: any FrameOutput
-        if let kitty = graphics.kitty {
-            output = KittyOutput(screen: screen, view: view, cell: kitty.cell, reportedCell: kitty.reportedCell,
-                                 tmux: kitty.tmux, medium: medium, preparer: preparer)
-        } else if let inline = graphics.inline {
-            output = InlineImageOutput(kind: inline.kind, screen: screen, view: view, cell: inline.cell,
-                                       reportedCell: inline.reportedCell, tmux: inline.tmux, preparer: preparer)
-        } else {
-            output = cells()
-        }
+        let sink = TerminalOutput.sink(fd: screen.outputFD, saveCursor: screen.saveCursor,
+                                       restoreCursor: screen.restoreCursor)
+        let cellSettings = OutputPlan.CellSettings(mode: colorMode, dither: palette.dither,
+                                                   palette16: probe.report.answeredPalette16)
+        let output = makeOutput(view, sink, cellSettings)
+        let cells = OutputPlan.cells(symbolOptions.symbols)
+        let fallback = plan.isPixels ? { cells.build(background: background).output(view, sink, cellSettings) } : nil
         let loop = PlaybackLoop(player: player, renderSize: first.size, screen: screen, signals: signals,
-                                output: output, fallback: graphics.kitty != nil || graphics.inline != nil ? cells : nil,
+                                output: output, fallback: fallback,
                                 showStatus: status, requestedScale: fitMode == .fit ? scale : nil, layoutFor: layoutFor)
         loop.notes = [backgroundNote].compactMap { $0 }
         loop.afterFirstFrame = afterFirstFrame
@@ -233,7 +215,8 @@ struct Play: ParsableCommand {
 
     // MARK: - Still image
 
-    /// A single frame is printed at the cursor like `cat`, without entering curses mode.
+    /// A single frame is printed at the cursor like `cat`, without entering curses mode: the
+    /// output the plan picks shows frame 0 and prints it (`printLast`), as at the end of a play.
     private func printStill(_ decoder: any AnimationDecoder) throws(CLIFailure) {
         // Real pixels when the terminal has them, chosen as for animations (one probe serves
         // both this choice and the background below).
@@ -245,90 +228,44 @@ struct Play: ParsableCommand {
             late = outcome.late
             return outcome.report
         }
-        let probed = graphicsOptions.graphicsArgument != "cells" ? probeTerminal() : nil
-        if let probed, let kitty = graphicsOptions.choose(probed).kitty {
-            try printStillKitty(decoder, kitty, background: request.resolve(probed).mode)
-            return
+        let probed = graphicsOptions.request != .forced(.cells) ? probeTerminal() : nil
+        let plan = probed.map { graphicsOptions.plan($0, symbols: symbolOptions.symbols) } ?? .cells(symbolOptions.symbols)
+        var report = probed ?? TerminalReport()
+        var cells = OutputPlan.CellSettings(mode: .truecolor)
+        if !plan.isPixels {
+            guard animplay_setupterm(1) != 0 else {
+                throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
+            }
+            let facts = TerminalColorFacts(
+                colors: Int(animplay_tigetnum("colors")), pairs: Int(animplay_tigetnum("pairs")),
+                hasRGB: animplay_has_rgb() != 0,
+                colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
+                canSaveCursor: true)
+            let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
+            // The terminal is asked only when its answers matter: its background, its 16 colours.
+            if probed == nil && (request == .auto || colorMode == .palette16) { report = probeTerminal() }
+            cells = OutputPlan.CellSettings(mode: colorMode, dither: palette.dither, palette16: report.answeredPalette16)
         }
-        if let probed, let inline = graphicsOptions.choose(probed).inline {
-            try printStillInline(decoder, inline, background: request.resolve(probed).mode)
-            return
-        }
-        guard animplay_setupterm(1) != 0 else {
-            throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
-        }
-        let colorsCap = Int(animplay_tigetnum("colors"))
-        let facts = TerminalColorFacts(
-            colors: colorsCap, pairs: Int(animplay_tigetnum("pairs")), hasRGB: animplay_has_rgb() != 0,
-            colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
-            canSaveCursor: true)
-        let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
+        let background = request.resolve(report).mode
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
         // Leave a line for the prompt that follows.
-        var layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols), RenderLayout.halfBlockCell)
+        var layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
+                                    spareRow: plan.needsSpareRow)(Int(rows) - 1, Int(cols), plan.cell)
         layout.row = 0
         let compositor: Compositor
         do { compositor = try Compositor(decoder: decoder) } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
-        // The terminal is asked only when its answers matter: its background, its 16 colours.
-        let report = probed ?? (request == .auto || colorMode == .palette16 ? probeTerminal() : TerminalReport())
-        let background = request.resolve(report).mode
-        let frame = symbolOptions.scaler(background: background).scale(compositor.frame(at: 0), index: 0, to: layout.size)
-        let grid = CellGrid()
-        CellRenderer(mode: colorMode, background: background, dither: palette.dither,
-                     palette16: report.answeredPalette16).render(frame, into: grid)
-        var writer = SGRCellWriter(mode: colorMode)
-        writer.printLines(grid)
-        TerminalOutput.write(1, writer.bytes)
+        let (preparer, makeOutput) = plan.build(background: background)
+        let output = makeOutput(nil, TerminalOutput.sink(fd: 1), cells)
+        output.show(preparer.scale(compositor.frame(at: 0), index: 0, to: layout.size))
+        output.printLast()
         reportWarnings(decoder.info, problems: compositor.problems, file: source.displayName)
-    }
-
-    /// A still through kitty graphics: transmitted and shown at the cursor, which moves below it.
-    private func printStillKitty(_ decoder: any AnimationDecoder, _ kitty: GraphicsOptions.KittySetup,
-                                 background: BackgroundMode) throws(CLIFailure) {
-        var rows: Int32 = 24, cols: Int32 = 80
-        _ = animplay_window_size(1, &rows, &cols)
-        let layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols), kitty.cell)
-        let compositor: Compositor
-        do { compositor = try Compositor(decoder: decoder) } catch {
-            throw CLIFailure(file: source.displayName, error: error)
-        }
-        let frame = KittyFramePreparer(background: background).scale(compositor.frame(at: 0), index: 0, to: layout.size)
-        var out: [UInt8] = []
-        KittyGraphics(tmux: kitty.tmux).transmitStill(size: frame.size, payload: frame.payload, to: &out)
-        out += [0x0D, 0x0A]
-        TerminalOutput.write(1, out)
     }
 }
 
 extension Play {
-    /// A still as a sixel or iTerm2 image at the cursor, which the terminal moves below it.
-    private func printStillInline(_ decoder: any AnimationDecoder, _ inline: InlineImageSetup,
-                                  background: BackgroundMode) throws(CLIFailure) {
-        var rows: Int32 = 24, cols: Int32 = 80
-        _ = animplay_window_size(1, &rows, &cols)
-        let layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
-                                    spareRow: true)(Int(rows) - 1, Int(cols), inline.cell)
-        let compositor: Compositor
-        do { compositor = try Compositor(decoder: decoder) } catch {
-            throw CLIFailure(file: source.displayName, error: error)
-        }
-        let frame = AreaAverageScaler().scale(compositor.frame(at: 0), index: 0, to: layout.size)
-        var out: [UInt8]
-        switch inline.kind {
-        case .sixel:
-            out = SixelEncoder(registers: inline.registers, background: background).encode(frame)
-        case .iterm2:
-            out = ITermImageEncoder.sequence(payload: ITermImageEncoder(background: background).payload(frame),
-                                             columns: layout.columns, rows: layout.rows, moveCursor: true)
-        }
-        if inline.tmux { out = TerminalQueries.tmuxPassthrough(out) }
-        out += [0x0D, 0x0A]
-        TerminalOutput.write(1, out)
-    }
-
     /// What is wrong with a --size value: its form, or a zero.
     static func sizeProblem(_ s: String) -> String {
         let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)

@@ -76,13 +76,18 @@ enum InputSource {
     /// fallbacks) with the command line's network options; warnings go to standard error.
     static func openURL(_ url: String, options: DecodeOptions, network: NetworkOptions,
                         progressive: Bool) throws(AnimatedError) -> OpenedInput {
-        let cache = network.noCache ? nil : HTTPCache.defaultDirectory().map {
+        var cache = network.noCache ? nil : HTTPCache.defaultDirectory().map {
             // One lookup per process: the memory layer would only cost a copy.
             HTTPCache(directory: $0, maxBytes: network.cacheMaxMb << 20, keepsBodiesInMemory: false)
         }
+        if let problem = cache?.problem() {
+            StandardError.write("animplay: warning: \(problem); going on without the cache\n")
+            cache = nil
+        }
+        let shown = URLText.masked(url)
         let loading = URLLoadOptions(download: network.downloadOptions, cache: cache, refresh: network.refresh,
                                      progressive: progressive,
-                                     warn: { StandardError.write("animplay: \(url): warning: \($0)\n") })
+                                     warn: { StandardError.write("animplay: \(shown): warning: \($0)\n") })
         let opened = try URLLoader.open(url, options: options, loading: loading)
         return OpenedInput(opened.decoder, spool: opened.spool, revalidation: opened.revalidation,
                            fromCache: opened.fromCache)

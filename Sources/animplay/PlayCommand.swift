@@ -100,12 +100,11 @@ struct Play: ParsableCommand {
                 throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump \(source.displayName) -o DIR`", code: 1)
             }
             if decoder.info.frameCount == 1 && !decoder.info.provisional {
-                try printStill(decoder)
+                try printStill(decoder, endedEarly: InputSource.earlyEnd(spool))
                 revalidation?.proceed()
             } else {
                 try play(decoder, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() })
             }
-            source.warnIfEndedEarly(spool)
             source.reportRevalidation(revalidation)
             if let p = spool?.progress, p.fatal, let why = p.failure {
                 throw CLIFailure(file: source.displayName, error: AnimatedError.network(why))
@@ -127,10 +126,18 @@ struct Play: ParsableCommand {
         // Every other way out (errors before the loop): late replies must not reach the shell.
         defer { TerminalProbe.absorbLate(probe.late) }
         let medium = mediumProbe?.finish(probe.report) ?? .direct
+        if medium == .sharedMemory {
+            // Objects of earlier runs that were killed before kitty read them (once per run).
+            KittyStager.removeStaleObjects()
+        }
+        // Whatever kitty did not read by the end goes too (after a DA1 round trip: kitty has
+        // then read all it will). On the normal way out the late probe replies are absorbed before.
+        defer { if medium == .sharedMemory { TerminalProbe.settle(); KittyStager.removeLeftovers() } }
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         let info = decoder.info
         // Chosen before the player starts: the producer prepares frames for this output.
-        let plan = graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium)
+        let plan = graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium,
+                                        memoryBytes: decodeOptions.maxMemoryMb << 20)
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
                                        spareRow: plan.needsSpareRow)
         let (preparer, makeOutput) = plan.build(background: background)
@@ -179,12 +186,14 @@ struct Play: ParsableCommand {
         TerminalProbe.absorbLate(probe.late, seenSentinels: screen.sentinelsSeen)
         probe.late = nil
         screen.end()
-        for warning in loop.warnings { TerminalOutput.write(2, "animplay: warning: \(warning)\n") }
+        for warning in loop.warnings { StandardError.write("animplay: warning: \(warning)\n") }
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
             loop.output.printLast()
         }
         // After the terminal is restored (on the alternate screen they would vanish with it).
-        if end != .signal(SIGHUP) { reportWarnings(info, problems: player.frameProblems, file: source.displayName) }
+        if end != .signal(SIGHUP) {
+            reportWarnings(info, problems: player.frameProblems, file: source.displayName, endedEarly: InputSource.earlyEnd(spool))
+        }
         if case .failed(let error) = end {
             throw CLIFailure(file: source.displayName, error: error)
         }
@@ -217,7 +226,7 @@ struct Play: ParsableCommand {
 
     /// A single frame is printed at the cursor like `cat`, without entering curses mode: the
     /// output the plan picks shows frame 0 and prints it (`printLast`), as at the end of a play.
-    private func printStill(_ decoder: any AnimationDecoder) throws(CLIFailure) {
+    private func printStill(_ decoder: any AnimationDecoder, endedEarly: String?) throws(CLIFailure) {
         // Real pixels when the terminal has them, chosen as for animations (one probe serves
         // both this choice and the background below).
         let request = BackgroundRequest(bg)!
@@ -229,7 +238,8 @@ struct Play: ParsableCommand {
             return outcome.report
         }
         let probed = graphicsOptions.request != .forced(.cells) ? probeTerminal() : nil
-        let plan = probed.map { graphicsOptions.plan($0, symbols: symbolOptions.symbols) } ?? .cells(symbolOptions.symbols)
+        let plan = probed.map { graphicsOptions.plan($0, symbols: symbolOptions.symbols, memoryBytes: decodeOptions.maxMemoryMb << 20) }
+            ?? .cells(symbolOptions.symbols)
         var report = probed ?? TerminalReport()
         var cells = OutputPlan.CellSettings(mode: .truecolor)
         if !plan.isPixels {
@@ -261,7 +271,7 @@ struct Play: ParsableCommand {
         let output = makeOutput(nil, TerminalOutput.sink(fd: 1), cells)
         output.show(preparer.scale(compositor.frame(at: 0), index: 0, to: layout.size))
         output.printLast()
-        reportWarnings(decoder.info, problems: compositor.problems, file: source.displayName)
+        reportWarnings(decoder.info, problems: compositor.problems, file: source.displayName, endedEarly: endedEarly)
     }
 }
 

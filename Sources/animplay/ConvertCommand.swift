@@ -121,7 +121,7 @@ struct Convert: ParsableCommand {
             let started = MonotonicClock.seconds()
             let format = outputFormat!
             try refuseOverwritingInput()
-            let decoder = try source.open(decodeOptions)
+            let decoder = try source.open(decodeOptions).decoder
             let compositor: Compositor
             do { compositor = try Compositor(decoder: decoder) } catch {
                 throw CLIFailure(file: source.displayName, error: error)

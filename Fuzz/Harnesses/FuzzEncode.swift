@@ -4,7 +4,7 @@ import AnimatedCore
 /// animplay decodes from the input (GIF, APNG or WebP) is encoded as APNG, lossless WebP and GIF,
 /// and decoded again. APNG gives every frame back byte for byte with its time; lossless WebP the
 /// same pictures for the same times (WebPAnimEncoder merges repeated frames); GIF the same where
-/// every frame has at most 256 colours and no partial alpha.
+/// every frame fits a GIF palette (`fitsGIF`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let source = ByteSource(bytes: UnsafeBufferPointer(start: data, count: size))
@@ -59,16 +59,18 @@ private func runs(_ frames: [[UInt8]], _ ms: [Double]) -> [([UInt8], Double)] {
     return out
 }
 
-/// At most 256 opaque colours, alpha only 0 or 255.
+/// Alpha only 0 or 255, and at most 256 opaque colours, 255 if any pixel is transparent (GIF's
+/// 256 palette entries include the transparent one).
 private func fitsGIF(_ f: [UInt8]) -> Bool {
     var colors = Set<UInt32>()
+    var transparent = false
     for i in stride(from: 0, to: f.count, by: 4) {
         let a = f[i + 3]
         if a != 0 && a != 255 { return false }
-        if a == 255 { colors.insert(UInt32(f[i]) << 16 | UInt32(f[i + 1]) << 8 | UInt32(f[i + 2])) }
+        if a == 255 { colors.insert(UInt32(f[i]) << 16 | UInt32(f[i + 1]) << 8 | UInt32(f[i + 2])) } else { transparent = true }
         if colors.count > 256 { return false }
     }
-    return true
+    return colors.count + (transparent ? 1 : 0) <= 256
 }
 
 /// Transparent pixels as (0, 0, 0, 0).

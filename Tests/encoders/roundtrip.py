@@ -64,7 +64,7 @@ def transparent_normalised(data):
 
 
 def gif_exact(frames):
-    """Every frame has at most 256 colours and alpha only 0 or 255."""
+    """Every frame fits a GIF palette: alpha only 0 or 255, at most 256 colours with the transparent one."""
     try:
         import numpy as np
     except ImportError:
@@ -75,12 +75,14 @@ def gif_exact(frames):
             alpha = a >> 24
             if np.any((alpha != 0) & (alpha != 255)):
                 return False
-            if len(np.unique(a[alpha == 255])) > 256:
+            # 256 palette entries, one of them the transparent index if any pixel is transparent
+            if len(np.unique(a[alpha == 255])) + (1 if np.any(alpha == 0) else 0) > 256:
                 return False
         else:
             if any(f[i] not in (0, 255) for i in range(3, len(f), 4)):
                 return False
-            if len({f[i:i + 4] for i in range(0, len(f), 4) if f[i + 3]}) > 256:
+            transparent = any(f[i] == 0 for i in range(3, len(f), 4))
+            if len({f[i:i + 4] for i in range(0, len(f), 4) if f[i + 3]}) + transparent > 256:
                 return False
     return True
 

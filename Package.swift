@@ -30,6 +30,9 @@ let package = Package(
         // libavif (dav1d inside); its API reports errors by return value: no shim needed. Linked
         // by name: its pkg-config adds -DAVIF_DLL, which SwiftPM rejects with a warning.
         .systemLibrary(name: "CAVIF", path: "Sources/CAVIF", providers: [.apt(["libavif-dev"])]),
+        // libimagequant quantises GIF frames of more than 256 colours (libimagequant-dev).
+        .systemLibrary(name: "CImageQuant", path: "Sources/CImageQuant", pkgConfig: "imagequant",
+                       providers: [.apt(["libimagequant-dev"])]),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
                        providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CSixel", path: "Sources/CSixel", pkgConfig: "libsixel",
@@ -47,7 +50,7 @@ let package = Package(
         .target(name: "CFileGuard", path: "Sources/CFileGuard"),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CJPEG", "CAVIF", "CWebP"]
+            dependencies: ["CGIF", "CPNG", "CJPEG", "CAVIF", "CWebP", "CImageQuant"]
         ),
         .target(name: "AnimatedTerminal", dependencies: ["AnimatedCore", "CPNG", "CZlib", "CSixel"]),
         .target(name: "AnimatedNet", dependencies: ["AnimatedCore", "CCurl", "CZlib", "CFileGuard"]),

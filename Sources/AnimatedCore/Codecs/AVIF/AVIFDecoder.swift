@@ -86,7 +86,14 @@ public final class AVIFDecoder: AnimationDecoder {
             current = -1
             // The next frame continues the decoder's sequence; any other is sought from its keyframe.
             let rc = previous >= 0 && index == previous + 1 ? avifDecoderNextImage(decoder) : avifDecoderNthImage(decoder, UInt32(index))
-            do { try Self.check(rc) } catch { throw .invalid("frame \(index): \(error.message)") }
+            do { try Self.check(rc) } catch {
+                // A failed frame leaves libavif's sequence wherever dav1d stopped, and a later
+                // NthImage would go on from there: what it then decodes would depend on the
+                // order frames were asked for. Start the next request from its keyframe instead,
+                // so a damaged file shows the same frames however it is played (fuzzed).
+                _ = avifDecoderReset(decoder)
+                throw .invalid("frame \(index): \(error.message)")
+            }
             current = index
         }
         var rgb = avifRGBImage()

@@ -6,17 +6,23 @@ import Glibc
 
 /// Decoding limits and timing rules shared by every subcommand.
 struct DecodeOptionGroup: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Refuse canvases with more pixels than this.", valueName: "N"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Refuse canvases with more pixels than this.", valueName: "N"))
     var maxPixels: Int = DecodeLimits.default.maxPixels
 
-    @Option(name: .long, help: ArgumentHelp("Refuse canvases wider or taller than this.", valueName: "N"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Refuse canvases wider or taller than this.", valueName: "N"))
     var maxDimension: Int = DecodeLimits.default.maxDimension
 
-    @Option(name: .long, help: ArgumentHelp("Cap on decoded pixel memory, in MiB.", valueName: "MB"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Cap on decoded pixel memory, in MiB.", valueName: "MB"))
     var maxMemoryMb: Int = DecodeLimits.default.maxDecodedBytes >> 20
 
     @Flag(name: .long, help: "Show stored delays as they are (browsers show delays of 10 ms or less as 100 ms).")
     var rawDelays = false
+
+    func validate() throws {
+        if maxPixels < 1 { throw ValidationError("--max-pixels must be 1 or more, got \(maxPixels)") }
+        if maxDimension < 1 { throw ValidationError("--max-dimension must be 1 or more, got \(maxDimension)") }
+        if maxMemoryMb < 1 { throw ValidationError("--max-memory-mb must be 1 or more, got \(maxMemoryMb)") }
+    }
 
     var decodeOptions: DecodeOptions {
         var limits = DecodeLimits.default
@@ -47,13 +53,13 @@ struct SourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Take a still image as a sprite sheet of C columns by R rows of equal cells, row-major.", valueName: "CxR"))
     var sprite: String?
 
-    @Option(help: ArgumentHelp("Keep only the first N frames (sheets often end with empty cells).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Keep only the first N frames (sheets often end with empty cells).", valueName: "N"))
     var frames: Int?
 
-    @Option(help: ArgumentHelp("Sprite grid: pixels around the whole sheet.", valueName: "PX"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Sprite grid: pixels around the whole sheet.", valueName: "PX"))
     var margin: Int?
 
-    @Option(help: ArgumentHelp("Sprite grid: pixels between cells.", valueName: "PX"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Sprite grid: pixels between cells.", valueName: "PX"))
     var spacing: Int?
 
     @Option(help: ArgumentHelp("Cut the image by a TexturePacker or Aseprite JSON atlas (frame rects, durations, tags).", valueName: "FILE.json"))
@@ -62,10 +68,10 @@ struct SourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --atlas: only the frames of this Aseprite tag, in its direction.", valueName: "NAME"))
     var tag: String?
 
-    @Option(help: ArgumentHelp("Sheets and sequences: frames per second (default 10; an atlas's durations apply unless --fps or --delay is given).", valueName: "F"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Sheets and sequences: frames per second (default 10; an atlas's durations apply unless --fps or --delay is given).", valueName: "F"))
     var fps: Double?
 
-    @Option(help: ArgumentHelp("Sheets and sequences: milliseconds per frame (instead of --fps).", valueName: "MS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Sheets and sequences: milliseconds per frame (instead of --fps).", valueName: "MS"))
     var delay: Double?
 
     private var isSheet: Bool { sprite != nil || atlas != nil }
@@ -154,9 +160,18 @@ struct SourceOptions: ParsableArguments {
                 layout = .grid(SpriteGrid(columns: columns, rows: rows, margin: margin ?? 0, spacing: spacing ?? 0))
             } else {
                 let path = atlas!
-                do { layout = .atlas(try AtlasParser.load(path: path), tag: tag) } catch {
+                let atlas: SpriteAtlas
+                do { atlas = try AtlasParser.load(path: path) } catch {
                     throw CLIFailure(file: path, error: error)
                 }
+                // A tag the atlas lacks is a mistake on the command line, not in the image.
+                if let tag, !atlas.tags.contains(where: { $0.name == tag }) {
+                    let names = atlas.tags.map { $0.name.debugDescription }.joined(separator: ", ")
+                    throw CLIFailure(file: path, message: atlas.tags.isEmpty
+                        ? "--tag \(tag.debugDescription): the atlas has no tags"
+                        : "--tag \(tag.debugDescription): no such tag; the atlas has \(names)", code: 64)
+                }
+                layout = .atlas(atlas, tag: tag)
             }
             let spec = SpriteSheetSpec(layout: layout, frameLimit: frames, delayMs: delayMs)
             return OpenedInput(try SpriteSheetDecoder(path: first, spec: spec, options: options))

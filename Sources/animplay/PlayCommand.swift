@@ -17,10 +17,14 @@ struct Play: ParsableCommand {
         area in linear light.
 
         KEYS
-          space  pause / resume          Left Right  step one frame (paused)
-          + -    faster / slower         r    reverse
-          0      restart                 i    status line
-          q Esc Ctrl-C  quit             Ctrl-Z  suspend (fg resumes on the same frame)
+          space         pause / resume
+          Left Right    step one frame (paused)
+          + -           faster / slower
+          r             reverse
+          0             restart
+          i             status line
+          q Esc Ctrl-C  quit
+          Ctrl-Z        suspend (fg resumes on the same frame)
           The keypad's + - 0 work too; other keys and Alt+key are ignored.
 
         On exit the terminal is restored and the last frame is printed into the normal screen \
@@ -36,19 +40,19 @@ struct Play: ParsableCommand {
     @OptionGroup var palette: PaletteOptions
     @OptionGroup var symbolOptions: SymbolOptions
 
-    @Option(name: .customLong("loop"), help: ArgumentHelp("Number of plays; 0 = forever (default: the file's own count).", valueName: "N"))
+    @Option(name: .customLong("loop"), parsing: .unconditional, help: ArgumentHelp("Number of plays; 0 = forever (default: the file's own count).", valueName: "N"))
     var plays: Int?
 
-    @Option(help: ArgumentHelp("Playback rate, 0.1 to 10.", valueName: "X"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Playback rate, 0.1 to 10.", valueName: "X"))
     var speed: Double = 1
 
     @Option(help: "Order: normal, reverse or bounce.")
     var mode: PlaybackMode = .normal
 
-    @Option(help: ArgumentHelp("Display rate cap; shorter frames are merged.", valueName: "FPS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Display rate cap; shorter frames are merged.", valueName: "FPS"))
     var maxFps: Double = 60
 
-    @Option(help: ArgumentHelp("Frame buffer budget in MiB (default: memory-aware).", valueName: "MB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frame buffer budget in MiB (default: memory-aware).", valueName: "MB"))
     var bufferMb: Int?
 
     @Option(help: ArgumentHelp("Box to fit into, in character cells (default: the terminal).", valueName: "WxH"))
@@ -57,7 +61,7 @@ struct Play: ParsableCommand {
     @Flag(help: "Keep the aspect ratio (--fit, default) or fill the box (--stretch).")
     var fitMode: FitMode = .fit
 
-    @Option(help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits; when N does not fit, the largest whole factor that does, as the status line says).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits; when N does not fit, the largest whole factor that does, as the status line says).", valueName: "N"))
     var scale: Int?
 
     @Option(help: ArgumentHelp("Behind transparent pixels: auto (the terminal's background colour, asked with OSC 11, blended in linear light; a dark default when it does not answer), none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "auto|none|COLOR|checker"))

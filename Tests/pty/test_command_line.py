@@ -26,3 +26,15 @@ def test_negative_loop_and_zero_memory_are_explained():
     r = animplay('info', os.path.join(SAMPLES, 'bounce.gif'), '--max-memory-mb', '0')
     assert r.returncode == 64 and 'Error: --max-memory-mb must be 1 or more, got 0' in r.stderr
 
+
+
+def test_raw_delays_of_zero_say_what_play_does(tmp_path):
+    from gifwriter import write_gif
+    p = str(tmp_path / 'zero.gif')
+    write_gif(p, 4, 4, [[(255, 0, 0)] * 16, [(0, 0, 255)] * 16], delay_cs=0, loops=0)
+    raw = animplay('info', p, '--raw-delays')
+    assert raw.returncode == 0
+    assert ('duration  0 ms per play (every delay is 0: play shows one frame per display tick, 1/--max-fps, '
+            '16.7 ms at the default 60 fps)') in raw.stdout
+    browser = animplay('info', p)
+    assert 'duration  200 ms per play\n' in browser.stdout

@@ -76,11 +76,15 @@ struct Play: ParsableCommand {
     @Flag(help: "Start with the status line shown (toggle with i).")
     var status = false
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Print frame N (0 = the first) as a still and exit, for previews (fzf, file managers): no alternate screen, no keys. When stdout is not a terminal (a previewer's pipe), the frame is written in cells with colour escapes, with no query to any terminal, sized by --size, else FZF_PREVIEW_COLUMNS x FZF_PREVIEW_LINES, else COLUMNS x LINES, else 80x24.", valueName: "N"))
+    var frame: Int?
+
     func validate() throws {
         guard (0.1...10).contains(speed) else { throw ValidationError("--speed must be between 0.1 and 10, got \(speed)") }
         guard maxFps > 0 else { throw ValidationError("--max-fps must be positive") }
         if let plays, plays < 0 { throw ValidationError("--loop must be 0 (forever) or more") }
         if let scale, scale < 1 { throw ValidationError("--scale must be 1 or more") }
+        if let frame, frame < 0 { throw ValidationError("--frame must be 0 (the first frame) or more, got \(frame)") }
         if let bufferMb, bufferMb < 1 { throw ValidationError("--buffer-mb must be 1 or more") }
         if let size, parseWxH(size) == nil { throw ValidationError(Self.sizeProblem(size)) }
         guard BackgroundRequest(bg) != nil else { throw ValidationError("--bg must be auto, none, checker, RRGGBB, #RRGGBB, black, white or grey, got '\(bg)'") }
@@ -88,21 +92,27 @@ struct Play: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            if source.files.count == 1 && InputSource.readsStandardInput(source.files[0]) {
+            if frame == nil && source.files.count == 1 && InputSource.readsStandardInput(source.files[0]) {
                 let tty = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NOCTTY)
                 guard tty >= 0 else {
                     throw CLIFailure(message: "the image comes from standard input and there is no terminal (/dev/tty) to read keys from; use `animplay info -` or `animplay dump - -o DIR` without a terminal", code: 1)
                 }
                 close(tty)
             }
-            let opened = try source.open(decodeOptions, progressive: true)
+            // A preview needs the whole file (its frame N), and plays nothing.
+            let opened = try source.open(decodeOptions, progressive: frame == nil)
             let (decoder, spool, revalidation) = (opened.decoder, opened.spool, opened.revalidation)
-            // Never write escape sequences anywhere but a terminal.
-            guard isatty(1) != 0 else {
-                throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump \(source.displayName) -o DIR`", code: 1)
+            // Never write escape sequences anywhere but a terminal, unless a preview asks for
+            // them (--frame: a previewer shows what it reads from the pipe).
+            guard isatty(1) != 0 || frame != nil else {
+                throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump \(source.displayName) -o DIR` (previews: --frame N)", code: 1)
             }
-            if decoder.info.frameCount == 1 && !decoder.info.provisional {
-                try printStill(decoder)
+            if let frame, frame >= decoder.info.frameCount {
+                let n = decoder.info.frameCount
+                throw CLIFailure(file: source.displayName, message: "--frame \(frame): the image has \(n) frame\(n == 1 ? "" : "s") (0 to \(n - 1))", code: 64)
+            }
+            if frame != nil || (decoder.info.frameCount == 1 && !decoder.info.provisional) {
+                try printStill(decoder, index: frame ?? 0)
                 revalidation?.proceed()
             } else {
                 try play(decoder, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() })
@@ -236,10 +246,12 @@ struct Play: ParsableCommand {
     // MARK: - Still image
 
     /// A single frame is printed at the cursor like `cat`, without entering curses mode.
-    private func printStill(_ decoder: any AnimationDecoder) throws(CLIFailure) {
+    private func printStill(_ decoder: any AnimationDecoder, index: Int) throws(CLIFailure) {
         // Real pixels when the terminal has them, chosen as for animations (one probe serves
         // both this choice and the background below).
         let request = BackgroundRequest(bg)!
+        // A previewer's pipe: cells, and no query (the terminal, if any, belongs to the previewer).
+        let toTerminal = isatty(1) != 0
         var late: TerminalProbe.LateReplies?
         defer { TerminalProbe.absorbLate(late) }   // after the still: replies must not reach the shell
         func probeTerminal() -> TerminalReport {
@@ -247,13 +259,13 @@ struct Play: ParsableCommand {
             late = outcome.late
             return outcome.report
         }
-        let probed = graphicsOptions.graphicsArgument != "cells" ? probeTerminal() : nil
+        let probed = toTerminal && graphicsOptions.graphicsArgument != "cells" ? probeTerminal() : nil
         if let probed, let kitty = graphicsOptions.choose(probed).kitty {
-            try printStillKitty(decoder, kitty, background: request.resolve(probed).mode)
+            try printStillKitty(decoder, kitty, index: index, background: request.resolve(probed).mode)
             return
         }
         if let probed, let inline = graphicsOptions.choose(probed).inline {
-            try printStillInline(decoder, inline, background: request.resolve(probed).mode)
+            try printStillInline(decoder, inline, index: index, background: request.resolve(probed).mode)
             return
         }
         guard animplay_setupterm(1) != 0 else {
@@ -265,19 +277,27 @@ struct Play: ParsableCommand {
             colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
             canSaveCursor: true)
         let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
-        var rows: Int32 = 24, cols: Int32 = 80
-        _ = animplay_window_size(1, &rows, &cols)
-        // Leave a line for the prompt that follows.
-        var layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols), RenderLayout.halfBlockCell)
+        var layout: RenderLayout
+        if toTerminal {
+            var rows: Int32 = 24, cols: Int32 = 80
+            _ = animplay_window_size(1, &rows, &cols)
+            // Leave a line for the prompt that follows.
+            layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols), RenderLayout.halfBlockCell)
+        } else {
+            let box = Self.previewBox(size: size)
+            layout = RenderLayout.compute(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
+                                          columns: box.columns, rows: box.rows, fit: fitMode, scale: scale,
+                                          cell: RenderLayout.halfBlockCell)
+        }
         layout.row = 0
         let compositor: Compositor
         do { compositor = try Compositor(decoder: decoder) } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
         // The terminal is asked only when its answers matter: its background, its 16 colours.
-        let report = probed ?? (request == .auto || colorMode == .palette16 ? probeTerminal() : TerminalReport())
+        let report = probed ?? (toTerminal && (request == .auto || colorMode == .palette16) ? probeTerminal() : TerminalReport())
         let background = request.resolve(report).mode
-        let frame = symbolOptions.scaler(background: background).scale(compositor.frame(at: 0), index: 0, to: layout.size)
+        let frame = symbolOptions.scaler(background: background).scale(compositor.frame(at: index), index: index, to: layout.size)
         let grid = CellGrid()
         CellRenderer(mode: colorMode, background: background, dither: palette.dither,
                      palette16: report.answeredPalette16).render(frame, into: grid)
@@ -288,7 +308,7 @@ struct Play: ParsableCommand {
     }
 
     /// A still through kitty graphics: transmitted and shown at the cursor, which moves below it.
-    private func printStillKitty(_ decoder: any AnimationDecoder, _ kitty: GraphicsOptions.KittySetup,
+    private func printStillKitty(_ decoder: any AnimationDecoder, _ kitty: GraphicsOptions.KittySetup, index: Int,
                                  background: BackgroundMode) throws(CLIFailure) {
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
@@ -297,7 +317,7 @@ struct Play: ParsableCommand {
         do { compositor = try Compositor(decoder: decoder) } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
-        let frame = KittyFramePreparer(background: background).scale(compositor.frame(at: 0), index: 0, to: layout.size)
+        let frame = KittyFramePreparer(background: background).scale(compositor.frame(at: index), index: index, to: layout.size)
         var out: [UInt8] = []
         KittyGraphics(tmux: kitty.tmux).transmitStill(size: frame.size, payload: frame.payload, to: &out)
         out += [0x0D, 0x0A]
@@ -307,7 +327,7 @@ struct Play: ParsableCommand {
 
 extension Play {
     /// A still as a sixel or iTerm2 image at the cursor, which the terminal moves below it.
-    private func printStillInline(_ decoder: any AnimationDecoder, _ inline: InlineImageSetup,
+    private func printStillInline(_ decoder: any AnimationDecoder, _ inline: InlineImageSetup, index: Int,
                                   background: BackgroundMode) throws(CLIFailure) {
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
@@ -317,7 +337,7 @@ extension Play {
         do { compositor = try Compositor(decoder: decoder) } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
-        let frame = AreaAverageScaler().scale(compositor.frame(at: 0), index: 0, to: layout.size)
+        let frame = AreaAverageScaler().scale(compositor.frame(at: index), index: index, to: layout.size)
         var out: [UInt8]
         switch inline.kind {
         case .sixel:
@@ -329,6 +349,17 @@ extension Play {
         if inline.tmux { out = TerminalQueries.tmuxPassthrough(out) }
         out += [0x0D, 0x0A]
         TerminalOutput.write(1, out)
+    }
+
+    /// The box a preview written to a pipe fits into, in cells: --size, else what fzf says its
+    /// preview window is, else COLUMNS x LINES (lf, ranger and shells export them), else 80x24.
+    static func previewBox(size: String?, env: (String) -> String? = { getenv($0).map { String(cString: $0) } })
+        -> (columns: Int, rows: Int) {
+        if let size, let (w, h) = parseWxH(size) { return (w, h) }
+        for (c, r) in [("FZF_PREVIEW_COLUMNS", "FZF_PREVIEW_LINES"), ("COLUMNS", "LINES")] {
+            if let w = env(c).flatMap({ Int($0) }), let h = env(r).flatMap({ Int($0) }), w > 0, h > 0 { return (w, h) }
+        }
+        return (80, 24)
     }
 
     /// What is wrong with a --size value: its form, or a zero.

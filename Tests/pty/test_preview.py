@@ -104,3 +104,50 @@ def test_frame_at_the_cursor_of_a_terminal(gifs, profile):
     assert r.leftover == b''
     if profile is t.SILENT:
         assert colours_in(screen_of(r.output, 80, 24)) >= {YELLOW}
+
+
+def readme_lf_previewer():
+    """The lf previewer script exactly as the README gives it."""
+    text = open(os.path.join(h.ROOT, 'README.md')).read()
+    block = text.split('<!-- lf-previewer', 1)[1].split('```sh\n', 1)[1].split('```', 1)[0]
+    assert block.startswith('#!/bin/sh')
+    return block
+
+
+def test_lf_previewer_from_the_readme(gifs):
+    skip_unless(shutil.which('lf'), 'needs lf (scripts/install-deps)')
+    config = os.path.join(TMP, 'config', 'lf')
+    os.makedirs(config, exist_ok=True)
+    bindir = os.path.join(TMP, 'bin')
+    os.makedirs(bindir, exist_ok=True)
+    link = os.path.join(bindir, 'animplay')
+    if not os.path.exists(link):
+        os.symlink(h.binary(), link)
+    script = os.path.join(config, 'preview')
+    with open(script, 'w') as f:
+        f.write(readme_lf_previewer())
+    os.chmod(script, 0o755)
+    with open(os.path.join(config, 'lfrc'), 'w') as f:
+        f.write(f'set previewer {script}\n')
+    folder = os.path.join(TMP, 'lf-files')           # the two GIFs only
+    os.makedirs(folder, exist_ok=True)
+    for g in gifs:
+        if not os.path.exists(os.path.join(folder, os.path.basename(g))):
+            shutil.copy(g, folder)
+    cols, rows = 100, 24
+    shown = []
+
+    def preview_has(colour):
+        def cond(_new, everything):
+            if colour in colours_in(screen_of(everything, cols, rows), cols // 2):
+                shown.append(colour)
+                return True
+            return False
+        return cond
+    # lf lists blue.gif first (sorted), then red.gif; frame 0 of each is previewed.
+    steps = [(preview_has(BLUE), b'j'), (preview_has(RED), b'q')]
+    r = h.run([folder], exe='lf', cols=cols, rows=rows, steps=steps, timeout=30,
+              env={'XDG_CONFIG_HOME': os.path.join(TMP, 'config'), 'HOME': TMP,
+                   'PATH': bindir + os.pathsep + os.environ['PATH']})
+    assert shown == [BLUE, RED], r.output[-1500:]
+    assert r.status == 0 and r.stty_before == r.stty_after

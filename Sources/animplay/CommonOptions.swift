@@ -182,6 +182,18 @@ struct SourceOptions: ParsableArguments {
         }
     }
 
+    /// One of several files played in turn, opened on its own (never as a frame sequence).
+    func openOne(_ name: String, _ decode: DecodeOptionGroup, progressive: Bool) throws(CLIFailure) -> OpenedInput {
+        if fps != nil || delay != nil || frames != nil {
+            throw CLIFailure(file: name, message: "--fps, --delay and --frames apply to sprite sheets (--sprite, --atlas) and frame sequences (--sequence)", code: 64)
+        }
+        do {
+            return try InputSource.open(name, options: decode.decodeOptions, network: network, progressive: progressive)
+        } catch {
+            throw CLIFailure(file: name == InputSource.stdinName ? "<stdin>" : name, error: error)
+        }
+    }
+
     var displayName: String {
         files.count == 1 ? (files[0] == InputSource.stdinName ? "<stdin>" : files[0]) : "\(files[0]) ... \(files[files.count - 1]) (\(files.count) files)"
     }

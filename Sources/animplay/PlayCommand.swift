@@ -76,6 +76,12 @@ struct Play: ParsableCommand {
     @Flag(help: "Start with the status line shown (toggle with i).")
     var status = false
 
+    @Flag(help: "Several files: the frames of one animation (the default when they are all still images of one size).")
+    var sequence = false
+
+    @Flag(name: .customLong("in-turn"), help: "Several files: play them one after another, n / p for the next / previous (the default unless they are all still images of one size).")
+    var inTurn = false
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Print frame N (0 = the first) as a still and exit, for previews (fzf, file managers): no alternate screen, no keys. When stdout is not a terminal (a previewer's pipe), the frame is written in cells with colour escapes, with no query to any terminal, sized by --size, else FZF_PREVIEW_COLUMNS x FZF_PREVIEW_LINES, else COLUMNS x LINES, else 80x24.", valueName: "N"))
     var frame: Int?
 
@@ -84,6 +90,7 @@ struct Play: ParsableCommand {
         guard maxFps > 0 else { throw ValidationError("--max-fps must be positive") }
         if let plays, plays < 0 { throw ValidationError("--loop must be 0 (forever) or more") }
         if let scale, scale < 1 { throw ValidationError("--scale must be 1 or more") }
+        if sequence && inTurn { throw ValidationError("give --sequence or --in-turn, not both") }
         if let frame, frame < 0 { throw ValidationError("--frame must be 0 (the first frame) or more, got \(frame)") }
         if let bufferMb, bufferMb < 1 { throw ValidationError("--buffer-mb must be 1 or more") }
         if let size, parseWxH(size) == nil { throw ValidationError(Self.sizeProblem(size)) }
@@ -98,6 +105,35 @@ struct Play: ParsableCommand {
                     throw CLIFailure(message: "the image comes from standard input and there is no terminal (/dev/tty) to read keys from; use `animplay info -` or `animplay dump - -o DIR` without a terminal", code: 1)
                 }
                 close(tty)
+            }
+            // Several files in turn (not for a preview: that shows one frame of one thing).
+            var playlist: Playlist?
+            if source.files.count > 1 && frame == nil && !sequence
+                && (inTurn || Playlist.reading(of: source.files, options: decodeOptions.decodeOptions) == .inTurn) {
+                playlist = Playlist(names: source.files)
+            }
+            if let playlist {
+                guard isatty(1) != 0 else {
+                    throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump FILE -o DIR`", code: 1)
+                }
+                // The first file that opens starts; the others that fail are named after playing.
+                var failures: [CLIFailure] = []
+                for (i, name) in playlist.names.enumerated() {
+                    let opened: OpenedInput
+                    do throws(CLIFailure) { opened = try source.openOne(name, decodeOptions, progressive: true) } catch {
+                        if i == playlist.names.count - 1 && failures.count == i { throw error }
+                        failures.append(error)
+                        continue
+                    }
+                    let info = opened.decoder.info
+                    let decoder = info.frameCount == 1 && !info.provisional ? HeldStill(opened.decoder) : opened.decoder
+                    let revalidation = opened.revalidation
+                    try play(decoder, spool: opened.spool, sourceNote: opened.sourceNote,
+                             afterFirstFrame: { revalidation?.proceed() }, playlist: playlist, startIndex: i,
+                             openFailures: failures)
+                    return
+                }
+                return
             }
             // A preview needs the whole file (its frame N), and plays nothing.
             let opened = try source.open(decodeOptions, progressive: frame == nil)
@@ -128,7 +164,8 @@ struct Play: ParsableCommand {
     // MARK: - Animation
 
     private func play(_ decoder: sending any AnimationDecoder, spool: SpoolBuffer?, sourceNote: (() -> String)?,
-                      afterFirstFrame: @escaping () -> Void) throws(CLIFailure) {
+                      afterFirstFrame: @escaping () -> Void, playlist: Playlist? = nil, startIndex: Int = 0,
+                      openFailures: [CLIFailure] = []) throws(CLIFailure) {
         let signals = try SignalPipe()
         defer { signals.uninstall() }
         // One round of terminal queries before anything else owns the tty (graphics, colours):
@@ -140,11 +177,8 @@ struct Play: ParsableCommand {
         defer { TerminalProbe.absorbLate(probe.late) }
         let medium = mediumProbe?.finish(probe.report) ?? .direct
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
-        let info = decoder.info
         // Chosen before the player starts: the producer prepares frames for this output.
         let graphics = graphicsOptions.choose(probe.report)
-        let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
-                                       spareRow: graphics.inline != nil)
         let preparer: any FrameScaler
         if graphics.kitty != nil {
             preparer = KittyFramePreparer(background: background, medium: medium)
@@ -160,17 +194,29 @@ struct Play: ParsableCommand {
         // terminal is set up; the kernel's window size is what ncurses will report.
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
-        let first = layoutFor(Int(rows) - (status ? 1 : 0), Int(cols), cell)
         let options = PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
                                     bufferBytes: bufferMb.map { $0 << 20 })
-        let player: Player
-        do {
-            player = try Player(decoder: decoder, options: options, scaler: preparer, renderSize: first.size)
-        } catch {
-            throw CLIFailure(file: source.displayName, error: error)
+        // In a playlist a file that would loop forever plays once (--loop sets every file's count).
+        let optionsFor = { (info: AnimationInfo) -> PlayerOptions in
+            var o = options
+            if playlist != nil && o.plays == nil && info.plays == 0 { o.plays = 1 }
+            return o
         }
+        var playerSize = RenderSize(width: 1, height: 1)
+        func makePlayer(_ decoder: sending any AnimationDecoder, _ name: String, _ preparer: any FrameScaler) throws(CLIFailure) -> Player {
+            let info = decoder.info
+            let first = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
+                                       spareRow: graphics.inline != nil)(Int(rows) - (status ? 1 : 0), Int(cols), cell)
+            playerSize = first.size
+            do {
+                return try Player(decoder: decoder, options: optionsFor(info), scaler: preparer, renderSize: first.size)
+            } catch {
+                throw CLIFailure(file: name, error: error)
+            }
+        }
+        var player = try makePlayer(decoder, playlist?.names[startIndex] ?? source.displayName, preparer)
         defer { player.stop() }
-        if info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
+        if player.info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
         let screen = try NcursesScreen()
         screen.pushBack(probe.typed)
         let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: screen.facts)
@@ -186,40 +232,116 @@ struct Play: ParsableCommand {
                                                           palette16: probe.report.answeredPalette16),
                        screen: screen, preparer: symbolOptions.scaler(background: background))
         }
-        let output: any FrameOutput
-        if let kitty = graphics.kitty {
-            output = KittyOutput(screen: screen, view: view, cell: kitty.cell, reportedCell: kitty.reportedCell,
-                                 tmux: kitty.tmux, medium: medium, preparer: preparer)
-        } else if let inline = graphics.inline {
-            output = InlineImageOutput(kind: inline.kind, screen: screen, view: view, cell: inline.cell,
-                                       reportedCell: inline.reportedCell, tmux: inline.tmux, preparer: preparer)
-        } else {
-            output = cells()
+        // One output per file (a kitty output holds that file's frames in the terminal).
+        var fellBack = false
+        let makeOutput = { () -> any FrameOutput in
+            if fellBack { return cells() }
+            if let kitty = graphics.kitty {
+                return KittyOutput(screen: screen, view: view, cell: kitty.cell, reportedCell: kitty.reportedCell,
+                                   tmux: kitty.tmux, medium: medium, preparer: preparer)
+            } else if let inline = graphics.inline {
+                return InlineImageOutput(kind: inline.kind, screen: screen, view: view, cell: inline.cell,
+                                         reportedCell: inline.reportedCell, tmux: inline.tmux, preparer: preparer)
+            }
+            return cells()
         }
-        let loop = PlaybackLoop(player: player, renderSize: first.size, screen: screen, signals: signals,
-                                output: output, fallback: graphics.kitty != nil || graphics.inline != nil ? cells : nil,
+        var index = startIndex
+        var warnings: [String] = []
+        var failures = openFailures
+        var problems: [(AnimationInfo, [Int: String], String)] = []
+        var loop: PlaybackLoop
+        var end: PlaybackEnd
+        var spool = spool, sourceNote = sourceNote
+        var afterFirstFrame: (() -> Void)? = afterFirstFrame
+        while true {
+            let info = player.info
+            let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
+                                           spareRow: graphics.inline != nil)
+            let output = makeOutput()
+            loop = PlaybackLoop(player: player, renderSize: playerSize, screen: screen, signals: signals,
+                                output: output, fallback: (graphics.kitty != nil || graphics.inline != nil) && !fellBack ? cells : nil,
                                 showStatus: status, requestedScale: fitMode == .fit ? scale : nil, layoutFor: layoutFor)
-        loop.notes = [backgroundNote].compactMap { $0 }
-        loop.afterFirstFrame = afterFirstFrame
-        loop.sourceNote = sourceNote
-        if info.provisional { loop.download = spool }
-        let end = loop.run()
+            loop.notes = [backgroundNote].compactMap { $0 }
+            loop.afterFirstFrame = afterFirstFrame
+            afterFirstFrame = nil
+            loop.sourceNote = sourceNote
+            loop.fileLabel = playlist?.label(index)
+            if info.provisional { loop.download = spool }
+            output.invalidate()
+            end = loop.run()
+            warnings += loop.warnings
+            if loop.output is CellOutput && !(output is CellOutput) { fellBack = true }
+            let name = playlist?.names[index] ?? source.displayName
+            problems.append((info, player.frameProblems, name))
+            // The next file: n, p, or the end of this one's plays.
+            guard let playlist else { break }
+            var step: Int
+            switch end {
+            case .nextFile, .finished: step = 1
+            case .previousFile: step = -1
+            default: step = 0
+            }
+            if step == 0 { break }
+            // The frames of this file are no longer needed (its last frame stays with the output).
+            player.stop()
+            var started = false
+            var candidate = index + step
+            while !started {
+                if candidate < 0 { candidate = index }          // p on the first file: it again
+                guard candidate < playlist.names.count else { break }
+                do {
+                    try startItem(candidate)
+                    started = true
+                } catch {
+                    failures.append(error)
+                    if candidate == index { break }
+                    candidate += step
+                }
+            }
+            // After the last file, playing ends.
+            guard started else { break }
+            loop.output.leave()
+            index = candidate
+        }
         loop.output.leave()
         // Before the tty's own modes come back (echo): replies the key reader has not seen yet.
         TerminalProbe.absorbLate(probe.late, seenSentinels: screen.sentinelsSeen)
         probe.late = nil
         screen.end()
-        for warning in loop.warnings { TerminalOutput.write(2, "animplay: warning: \(warning)\n") }
+        for warning in warnings { TerminalOutput.write(2, "animplay: warning: \(warning)\n") }
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
             loop.output.printLast()
         }
         // After the terminal is restored (on the alternate screen they would vanish with it).
-        if end != .signal(SIGHUP) { reportWarnings(info, problems: player.frameProblems, file: source.displayName) }
+        if end != .signal(SIGHUP) {
+            for (info, frameProblems, name) in problems { reportWarnings(info, problems: frameProblems, file: name) }
+        }
         if case .failed(let error) = end {
-            throw CLIFailure(file: source.displayName, error: error)
+            throw CLIFailure(file: playlist?.names[index] ?? source.displayName, error: error)
+        }
+        // Files of the list that could not be played: one line each (the last one thrown, with
+        // its exit status), after the others played.
+        if let last = failures.last, end != .signal(SIGHUP) {
+            for f in failures.dropLast() { StandardError.write(f.line + "\n") }
+            if case .signal = end { StandardError.write(last.line + "\n") } else if case .failed = end {
+                StandardError.write(last.line + "\n")
+            } else { throw last }
         }
         if case .signal(let s) = end {
             throw CLIFailure(message: "interrupted by \(s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : s == SIGHUP ? "SIGHUP" : "signal \(s)")", code: 1)
+        }
+
+        /// File `i` of the playlist, opened and playing (a still is held on screen for a while).
+        func startItem(_ i: Int) throws(CLIFailure) {
+            let opened = try source.openOne(playlist!.names[i], decodeOptions, progressive: true)
+            spool = opened.spool
+            sourceNote = opened.sourceNote
+            let revalidation = opened.revalidation
+            afterFirstFrame = { revalidation?.proceed() }
+            let info = opened.decoder.info
+            player = try makePlayer(info.frameCount == 1 && !info.provisional ? HeldStill(opened.decoder) : opened.decoder,
+                                    playlist!.names[i], loop.output.preparer)
+            if player.info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
         }
     }
 

@@ -38,8 +38,9 @@ struct DecodeOptionGroup: ParsableArguments {
 struct SourceOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("""
         The image to read (GIF, PNG/APNG, WebP; the format is sniffed from the bytes). Several \
-        files, or one folder (its images in natural order: frame2 before frame10), are the \
-        frames of one animation. `-` (or no FILE with a pipe on standard input) reads standard \
+        still images of one size, or one folder (its images in natural order: frame2 before \
+        frame10), are the frames of one animation; `play` plays other files one after another \
+        (--in-turn, --sequence force either). `-` (or no FILE with a pipe on standard input) reads standard \
         input; FIFOs and process substitution work too. http:// and https:// URLs are \
         downloaded and cached (`play` starts while the bytes arrive).
         """, valueName: "FILE"))
@@ -138,7 +139,7 @@ struct SourceOptions: ParsableArguments {
 
     /// Opens the source as a decoder; with `progressive`, a stream may still be arriving (its
     /// spool is returned), and a cached copy may be revalidated in the background.
-    func open(_ decode: DecodeOptionGroup, progressive: Bool) throws(CLIFailure) -> OpenedInput {
+    func open(_ decode: DecodeOptionGroup, progressive: Bool, watch: ((SpoolBuffer) -> Void)? = nil) throws(CLIFailure) -> OpenedInput {
         let options = decode.decodeOptions
         let first = files[0]
         do {
@@ -153,7 +154,7 @@ struct SourceOptions: ParsableArguments {
                 if fps != nil || delay != nil || frames != nil {
                     throw CLIFailure(file: first, message: "--fps, --delay and --frames apply to sprite sheets (--sprite, --atlas) and frame sequences", code: 64)
                 }
-                return try InputSource.open(first, options: options, network: network, progressive: progressive)
+                return try InputSource.open(first, options: options, network: network, progressive: progressive, watch: watch)
             }
             let layout: SpriteSheetSpec.Layout
             if let sprite, let (columns, rows) = parseWxH(sprite) {

@@ -48,10 +48,11 @@ enum InputSource {
     /// Opens `name` as a decoder. Streams are read to their end first, unless `progressive`:
     /// then an animation opens as soon as its first frame is in, on a source that keeps growing (the
     /// spool is returned so that the player can follow it). A still PNG waits for the end.
+    /// `watch` gets a download's spool as soon as there is one (feedback while waiting).
     static func open(_ name: String, options: DecodeOptions, network: NetworkOptions,
-                     progressive: Bool) throws(AnimatedError) -> OpenedInput {
+                     progressive: Bool, watch: ((SpoolBuffer) -> Void)? = nil) throws(AnimatedError) -> OpenedInput {
         if HTTPDownload.isURL(name) {
-            return try openURL(name, options: options, network: network, progressive: progressive)
+            return try openURL(name, options: options, network: network, progressive: progressive, watch: watch)
         }
         if let scheme = urlScheme(name) {
             throw .unsupportedFormat("\(scheme): URLs are not supported: only http and https (or a local path)")
@@ -102,7 +103,7 @@ enum InputSource {
     /// one, which is stored for the next run and reported at the end). `info` and `dump`
     /// revalidate first: what they print must describe the current version.
     static func openURL(_ url: String, options: DecodeOptions, network: NetworkOptions,
-                        progressive: Bool) throws(AnimatedError) -> OpenedInput {
+                        progressive: Bool, watch: ((SpoolBuffer) -> Void)? = nil) throws(AnimatedError) -> OpenedInput {
         let cache = network.noCache ? nil : HTTPCache.defaultDirectory().map {
             // One lookup per process: the memory layer would only cost a copy.
             HTTPCache(directory: $0, maxBytes: network.cacheMaxMb << 20, keepsBodiesInMemory: false)
@@ -131,6 +132,7 @@ enum InputSource {
             completed = { response, spool in cache.store(url: url, response: response, spool: spool) }
         }
         let download = try HTTPDownload(url: url, options: request, completed: completed)
+        watch?(download.spool)
         switch download.waitForStart() {
         case .failed(let reason, let status):
             if let hit, status == nil {

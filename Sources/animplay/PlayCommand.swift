@@ -23,6 +23,7 @@ struct Play: ParsableCommand {
           r             reverse
           0             restart
           i             status line
+          n p           next / previous file (several files in turn)
           q Esc Ctrl-C  quit
           Ctrl-Z        suspend (fg resumes on the same frame)
           The keypad's + - 0 work too; other keys and Alt+key are ignored.
@@ -135,8 +136,18 @@ struct Play: ParsableCommand {
                 }
                 return
             }
-            // A preview needs the whole file (its frame N), and plays nothing.
-            let opened = try source.open(decodeOptions, progressive: frame == nil)
+            // A preview needs the whole file (its frame N), and plays nothing. A URL to play says
+            // what it is waiting for and takes keys from the start (ConnectingLine).
+            let line = frame == nil && source.files.count == 1 && HTTPDownload.isURL(source.files[0])
+                ? ConnectingLine(url: source.files[0]) : nil
+            let opened: OpenedInput
+            do throws(CLIFailure) {
+                opened = try source.open(decodeOptions, progressive: frame == nil, watch: line.map { l in { l.watch($0) } })
+            } catch {
+                _ = line?.stop()
+                throw error
+            }
+            let typed = line?.stop() ?? []
             let (decoder, spool, revalidation) = (opened.decoder, opened.spool, opened.revalidation)
             // Never write escape sequences anywhere but a terminal, unless a preview asks for
             // them (--frame: a previewer shows what it reads from the pipe).
@@ -151,7 +162,8 @@ struct Play: ParsableCommand {
                 try printStill(decoder, index: frame ?? 0)
                 revalidation?.proceed()
             } else {
-                try play(decoder, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() })
+                try play(decoder, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() },
+                         typed: typed)
             }
             source.warnIfEndedEarly(spool)
             source.reportRevalidation(revalidation)
@@ -165,7 +177,7 @@ struct Play: ParsableCommand {
 
     private func play(_ decoder: sending any AnimationDecoder, spool: SpoolBuffer?, sourceNote: (() -> String)?,
                       afterFirstFrame: @escaping () -> Void, playlist: Playlist? = nil, startIndex: Int = 0,
-                      openFailures: [CLIFailure] = []) throws(CLIFailure) {
+                      openFailures: [CLIFailure] = [], typed: [UInt8] = []) throws(CLIFailure) {
         let signals = try SignalPipe()
         defer { signals.uninstall() }
         // One round of terminal queries before anything else owns the tty (graphics, colours):
@@ -218,7 +230,7 @@ struct Play: ParsableCommand {
         defer { player.stop() }
         if player.info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
         let screen = try NcursesScreen()
-        screen.pushBack(probe.typed)
+        screen.pushBack(typed + probe.typed)
         let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: screen.facts)
         let path = symbolOptions.cellPath(chosenPath, canSaveCursor: screen.facts.canSaveCursor)
         guard path != .unsupported else {

@@ -83,6 +83,9 @@ struct Play: ParsableCommand {
     @Flag(name: .customLong("in-turn"), help: "Several files: play them one after another, n / p for the next / previous (the default unless they are all still images of one size).")
     var inTurn = false
 
+    @Option(help: ArgumentHelp("Several animations at once in a grid of C columns by R rows, each on its own clock (the first CxR files).", valueName: "CxR"))
+    var grid: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Print frame N (0 = the first) as a still and exit, for previews (fzf, file managers): no alternate screen, no keys. When stdout is not a terminal (a previewer's pipe), the frame is written in cells with colour escapes, with no query to any terminal, sized by --size, else FZF_PREVIEW_COLUMNS x FZF_PREVIEW_LINES, else COLUMNS x LINES, else 80x24.", valueName: "N"))
     var frame: Int?
 
@@ -92,6 +95,8 @@ struct Play: ParsableCommand {
         if let plays, plays < 0 { throw ValidationError("--loop must be 0 (forever) or more") }
         if let scale, scale < 1 { throw ValidationError("--scale must be 1 or more") }
         if sequence && inTurn { throw ValidationError("give --sequence or --in-turn, not both") }
+        if let grid, parseWxH(grid) == nil { throw ValidationError("--grid must be CxR with positive numbers of columns and rows (e.g. 2x2), got '\(grid)'") }
+        if grid != nil && (frame != nil || sequence) { throw ValidationError("--grid plays files side by side: it does not combine with --frame or --sequence") }
         if let frame, frame < 0 { throw ValidationError("--frame must be 0 (the first frame) or more, got \(frame)") }
         if let bufferMb, bufferMb < 1 { throw ValidationError("--buffer-mb must be 1 or more") }
         if let size, parseWxH(size) == nil { throw ValidationError(Self.sizeProblem(size)) }
@@ -106,6 +111,19 @@ struct Play: ParsableCommand {
                     throw CLIFailure(message: "the image comes from standard input and there is no terminal (/dev/tty) to read keys from; use `animplay info -` or `animplay dump - -o DIR` without a terminal", code: 1)
                 }
                 close(tty)
+            }
+            if let grid, let (columns, rows) = parseWxH(grid) {
+                guard isatty(1) != 0 else {
+                    throw CLIFailure(message: "standard output is not a terminal; --grid plays in a terminal", code: 1)
+                }
+                let names = Array(source.files.prefix(columns * rows))
+                if source.files.count > names.count {
+                    StandardError.write("animplay: warning: --grid \(grid) shows the first \(names.count) of \(source.files.count) files\n")
+                }
+                var decoders: [any AnimationDecoder] = []
+                for name in names { decoders.append(try source.openOne(name, decodeOptions, progressive: false).decoder) }
+                try playGrid(decoders, names: names, columns: columns, rows: rows)
+                return
             }
             // Several files in turn (not for a preview: that shows one frame of one thing).
             var playlist: Playlist?
@@ -354,6 +372,75 @@ struct Play: ParsableCommand {
             player = try makePlayer(info.frameCount == 1 && !info.provisional ? HeldStill(opened.decoder) : opened.decoder,
                                     playlist!.names[i], loop.output.preparer)
             if player.info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
+        }
+    }
+
+    /// --grid: the files side by side, each on its own clock (GridLoop), in one output.
+    private func playGrid(_ decoders: sending [any AnimationDecoder], names: [String], columns: Int, rows: Int) throws(CLIFailure) {
+        let signals = try SignalPipe()
+        defer { signals.uninstall() }
+        let mediumProbe = graphicsOptions.graphicsArgument == "cells" ? nil
+            : KittyMediumProbe(env: GraphicsOptions.environment())
+        var probe = TerminalProbe.run(extraQueries: mediumProbe?.queries ?? [])
+        defer { TerminalProbe.absorbLate(probe.late) }
+        let medium = mediumProbe?.finish(probe.report) ?? .direct
+        let (background, _) = BackgroundRequest(bg)!.resolve(probe.report)
+        let graphics = graphicsOptions.choose(probe.report)
+        // Tiles are prepared as plain RGBA; the output's own preparer encodes the whole picture.
+        var players: [(Player, String)] = []
+        defer { for (p, _) in players { p.stop() } }
+        let options = PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
+                                    bufferBytes: bufferMb.map { ($0 << 20) / max(1, decoders.count) } ?? (8 << 20))   // per tile
+        for (decoder, name) in zip(decoders, names) {
+            let info = decoder.info
+            // Each decoder goes to its own player and is never touched here again (the array
+            // is not read after this loop): the compiler cannot see that per element.
+            nonisolated(unsafe) let only = decoder
+            do {
+                players.append((try Player(decoder: only, options: options, scaler: AreaAverageScaler(),
+                                           renderSize: RenderSize(width: info.width, height: info.height)), name))
+            } catch {
+                throw CLIFailure(file: name, error: error)
+            }
+        }
+        let screen = try NcursesScreen()
+        screen.pushBack(probe.typed)
+        let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: screen.facts)
+        let path = symbolOptions.cellPath(chosenPath, canSaveCursor: screen.facts.canSaveCursor)
+        guard path != .unsupported else {
+            screen.end()
+            throw CLIFailure(message: "terminal type '\(Self.termName)' has no colours and cannot save the cursor position; set TERM to your terminal's type (e.g. xterm-256color)")
+        }
+        let view = PlaybackView(screen: screen, mode: colorMode, path: path,
+                                plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
+        let output: any FrameOutput
+        if let kitty = graphics.kitty {
+            output = KittyOutput(screen: screen, view: view, cell: kitty.cell, reportedCell: kitty.reportedCell,
+                                 tmux: kitty.tmux, medium: medium, preparer: KittyFramePreparer(background: background, medium: medium))
+        } else if let inline = graphics.inline {
+            output = InlineImageOutput(kind: inline.kind, screen: screen, view: view, cell: inline.cell,
+                                       reportedCell: inline.reportedCell, tmux: inline.tmux,
+                                       preparer: inline.kind == .sixel ? SixelFramePreparer(registers: inline.registers, background: background)
+                                                                       : ITermFramePreparer(background: background))
+        } else {
+            output = CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background, dither: palette.dither,
+                                                                   palette16: probe.report.answeredPalette16),
+                                screen: screen, preparer: symbolOptions.scaler(background: background))
+        }
+        let loop = GridLoop(players: players, columns: columns, rows: rows, screen: screen, signals: signals, output: output,
+                            showStatus: status, spareRow: graphics.inline != nil, maxFPS: maxFps)
+        let end = loop.run()
+        output.leave()
+        TerminalProbe.absorbLate(probe.late, seenSentinels: screen.sentinelsSeen)
+        probe.late = nil
+        screen.end()
+        if !clear && loop.hasFrame && end != .signal(SIGHUP) { output.printLast() }
+        if end != .signal(SIGHUP) {
+            for (player, name) in players { reportWarnings(player.info, problems: player.frameProblems, file: name) }
+        }
+        if let (name, error) = loop.errors.first { throw CLIFailure(file: name, error: error) }
+        if case .signal(let s) = end {
+            throw CLIFailure(message: "interrupted by \(s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : s == SIGHUP ? "SIGHUP" : "signal \(s)")", code: 1)
         }
     }
 

@@ -83,6 +83,9 @@ struct Play: ParsableCommand {
     @Flag(name: .customLong("in-turn"), help: "Several files: play them one after another, n / p for the next / previous (the default unless they are all still images of one size).")
     var inTurn = false
 
+    @Flag(help: "Play in the normal screen at the cursor, in cells (no alternate screen); the last frame stays there, and in the scrollback.")
+    var inline = false
+
     @Option(help: ArgumentHelp("Several animations at once in a grid of C columns by R rows, each on its own clock (the first CxR files).", valueName: "CxR"))
     var grid: String?
 
@@ -96,6 +99,7 @@ struct Play: ParsableCommand {
         if let scale, scale < 1 { throw ValidationError("--scale must be 1 or more") }
         if sequence && inTurn { throw ValidationError("give --sequence or --in-turn, not both") }
         if let grid, parseWxH(grid) == nil { throw ValidationError("--grid must be CxR with positive numbers of columns and rows (e.g. 2x2), got '\(grid)'") }
+        if inline && (grid != nil || frame != nil || source.files.count > 1) { throw ValidationError("--inline plays one animation: it does not combine with --grid or --frame") }
         if grid != nil && (frame != nil || sequence) { throw ValidationError("--grid plays files side by side: it does not combine with --frame or --sequence") }
         if let frame, frame < 0 { throw ValidationError("--frame must be 0 (the first frame) or more, got \(frame)") }
         if let bufferMb, bufferMb < 1 { throw ValidationError("--buffer-mb must be 1 or more") }
@@ -178,6 +182,9 @@ struct Play: ParsableCommand {
             }
             if frame != nil || (decoder.info.frameCount == 1 && !decoder.info.provisional) {
                 try printStill(decoder, index: frame ?? 0)
+                revalidation?.proceed()
+            } else if inline {
+                try playInline(decoder, typed: typed)
                 revalidation?.proceed()
             } else {
                 try play(decoder, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() },
@@ -372,6 +379,57 @@ struct Play: ParsableCommand {
             player = try makePlayer(info.frameCount == 1 && !info.provisional ? HeldStill(opened.decoder) : opened.decoder,
                                     playlist!.names[i], loop.output.preparer)
             if player.info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
+        }
+    }
+
+    /// --inline: the animation at the cursor in the normal screen (InlinePlayback), in cells.
+    private func playInline(_ decoder: sending any AnimationDecoder, typed: [UInt8]) throws(CLIFailure) {
+        let signals = try SignalPipe()
+        defer { signals.uninstall() }
+        let request = BackgroundRequest(bg)!
+        var probe = request == .auto ? TerminalProbe.run() : nil
+        defer { TerminalProbe.absorbLate(probe?.late) }
+        let report = probe?.report ?? TerminalReport()
+        let background = request.resolve(report).mode
+        guard animplay_setupterm(1) != 0 else {
+            throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
+        }
+        let facts = TerminalColorFacts(
+            colors: Int(animplay_tigetnum("colors")), pairs: Int(animplay_tigetnum("pairs")), hasRGB: animplay_has_rgb() != 0,
+            colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
+            canSaveCursor: true)
+        let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
+        let info = decoder.info
+        let requested = size.flatMap(parseWxH)
+        let fit = fitMode, scale = scale
+        let layoutFor = { (rows: Int, columns: Int) -> RenderLayout in
+            RenderLayout.compute(canvasWidth: info.width, canvasHeight: info.height,
+                                 columns: min(columns, requested?.0 ?? columns), rows: max(1, min(rows, requested?.1 ?? rows)),
+                                 fit: fit, scale: scale, cell: RenderLayout.halfBlockCell)
+        }
+        var rows: Int32 = 24, cols: Int32 = 80
+        _ = animplay_window_size(1, &rows, &cols)
+        let player: Player
+        do {
+            player = try Player(decoder: decoder, options: PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
+                                                                         bufferBytes: bufferMb.map { $0 << 20 }),
+                                scaler: symbolOptions.scaler(background: background),
+                                renderSize: layoutFor(Int(rows) - 1, Int(cols)).size)
+        } catch {
+            throw CLIFailure(file: source.displayName, error: error)
+        }
+        defer { player.stop() }
+        let inline = InlinePlayback(player: player, signals: signals,
+                                    renderer: CellRenderer(mode: colorMode, background: background, dither: palette.dither,
+                                                           palette16: report.answeredPalette16),
+                                    mode: colorMode, layoutFor: layoutFor)
+        let end = inline.run(typed: typed + (probe?.typed ?? []))
+        TerminalProbe.absorbLate(probe?.late)
+        probe?.late = nil
+        if end != .signal(SIGHUP) { reportWarnings(info, problems: player.frameProblems, file: source.displayName) }
+        if case .failed(let error) = end { throw CLIFailure(file: source.displayName, error: error) }
+        if case .signal(let s) = end {
+            throw CLIFailure(message: "interrupted by \(s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : s == SIGHUP ? "SIGHUP" : "signal \(s)")", code: 1)
         }
     }
 

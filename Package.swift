@@ -1,7 +1,11 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// AnimatedCore is everything that is not the terminal; animplay is the CLI and the ncurses screen.
+// Layered library targets (the compiler enforces the layers: a target imports only those below it):
+//   AnimatedCore      model, byte sources, codecs, compositor, sprites, scaling, playback, export
+//   AnimatedTerminal  terminal queries and replies, the four outputs (cells, kitty, sixel, iTerm2)
+//   AnimatedNet       download, HTTP cache, revalidation, the URL policy
+// animplay is the CLI and the ncurses screen.
 // Each C library is a module whose shim wraps what Swift cannot call directly: C globals such as
 // stdscr in a shim header; libpng's setjmp-based errors in a C target of their own (CPNG).
 let package = Package(
@@ -9,6 +13,8 @@ let package = Package(
     products: [
         .executable(name: "animplay", targets: ["animplay"]),
         .library(name: "AnimatedCore", targets: ["AnimatedCore"]),
+        .library(name: "AnimatedTerminal", targets: ["AnimatedTerminal"]),
+        .library(name: "AnimatedNet", targets: ["AnimatedNet"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,18 +40,23 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CWebP", "CCurl", "CZlib", "CSixel"]
+            dependencies: ["CGIF", "CPNG", "CWebP"]
         ),
+        .target(name: "AnimatedTerminal", dependencies: ["AnimatedCore", "CPNG", "CZlib", "CSixel"]),
+        .target(name: "AnimatedNet", dependencies: ["AnimatedCore", "CCurl", "CZlib"]),
         .executableTarget(
             name: "animplay",
             dependencies: [
-                "AnimatedCore", "CNcurses",
+                "AnimatedCore", "AnimatedTerminal", "AnimatedNet", "CNcurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "AnimatedCoreTests", dependencies: ["AnimatedCore", "CWebP"]),
+        // Test support (not a product): terminal emulators that check the outputs' bytes.
+        .target(name: "AnimatedTestSupport", dependencies: ["AnimatedCore", "AnimatedTerminal"]),
+        .testTarget(name: "AnimatedCoreTests",
+                    dependencies: ["AnimatedCore", "AnimatedTerminal", "AnimatedNet", "AnimatedTestSupport", "CWebP"]),
         // The CLI's pure logic (startup, key decoding, status line, help texts).
-        .testTarget(name: "animplayTests", dependencies: ["animplay", "AnimatedCore", "CNcurses"]),
+        .testTarget(name: "animplayTests", dependencies: ["animplay", "AnimatedCore", "AnimatedTerminal", "AnimatedNet", "CNcurses"]),
     ],
     swiftLanguageModes: [.v6]
 )

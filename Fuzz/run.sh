@@ -27,15 +27,17 @@ harness_file() {
 }
 
 # AnimatedCore once, as a static library with sanitizer coverage; rebuilt when a source changes.
+# AnimatedTerminal's sources (the terminal reply parser) go into the same module for the harnesses (the
+# terminal files' own `import AnimatedCore` is then ignored with a warning).
 build_lib() {
   mkdir -p "$OUT"
   local lib=$OUT/libAnimatedCore.a
-  if [ -f "$lib" ] && [ -z "$(find Sources/AnimatedCore Sources/CGIF Sources/CPNG Sources/CWebP Sources/CCurl Sources/CZlib Sources/CSixel -newer "$lib" -type f | head -1)" ]; then
+  if [ -f "$lib" ] && [ -z "$(find Sources/AnimatedCore Sources/CGIF Sources/CPNG Sources/CWebP Sources/CCurl Sources/CZlib Sources/CSixel Sources/AnimatedTerminal -newer "$lib" -type f | head -1)" ]; then
     return
   fi
   echo "fuzz: building AnimatedCore with -sanitize=fuzzer,address" >&2
   local srcs=()
-  while IFS= read -r f; do srcs+=("$f"); done < <(find Sources/AnimatedCore -name '*.swift' | sort)
+  while IFS= read -r f; do srcs+=("$f"); done < <(find Sources/AnimatedCore Sources/AnimatedTerminal -name '*.swift' | sort)
   # The CPNG C target, with the same instrumentation, goes into the same archive.
   clang -O2 -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CPNG/include" \
       -c "$ROOT/Sources/CPNG/animplay_png.c" -o "$OUT/animplay_png.o"

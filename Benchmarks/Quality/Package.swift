@@ -12,7 +12,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "quality-bench",
-            dependencies: [.product(name: "AnimatedCore", package: root)]
+            dependencies: [.product(name: "AnimatedCore", package: root), .product(name: "AnimatedTerminal", package: root)]
         ),
     ],
     swiftLanguageModes: [.v6]

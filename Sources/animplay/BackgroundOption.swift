@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 
 /// `--bg`: what shows behind transparent pixels.
 enum BackgroundRequest: Equatable {

@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 import ArgumentParser
 
 /// `animplay cache info|clear`: the download cache.

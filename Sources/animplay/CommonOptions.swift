@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 import ArgumentParser
 #if canImport(Glibc)
 import Glibc
@@ -139,7 +141,7 @@ struct SourceOptions: ParsableArguments {
 
     /// Opens the source as a decoder; with `progressive`, a stream may still be arriving (its
     /// spool is returned), and a cached copy may be revalidated in the background.
-    func open(_ decode: DecodeOptionGroup, progressive: Bool, watch: ((SpoolBuffer) -> Void)? = nil) throws(CLIFailure) -> OpenedInput {
+    func open(_ decode: DecodeOptionGroup, progressive: Bool, watch: (@Sendable (SpoolBuffer) -> Void)? = nil) throws(CLIFailure) -> OpenedInput {
         let options = decode.decodeOptions
         let first = files[0]
         do {

@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,7 +52,7 @@ enum InputSource {
     /// spool is returned so that the player can follow it). A still PNG waits for the end.
     /// `watch` gets a download's spool as soon as there is one (feedback while waiting).
     static func open(_ name: String, options: DecodeOptions, network: NetworkOptions,
-                     progressive: Bool, watch: ((SpoolBuffer) -> Void)? = nil) throws(AnimatedError) -> OpenedInput {
+                     progressive: Bool, watch: (@Sendable (SpoolBuffer) -> Void)? = nil) throws(AnimatedError) -> OpenedInput {
         if HTTPDownload.isURL(name) {
             return try openURL(name, options: options, network: network, progressive: progressive, watch: watch)
         }
@@ -68,105 +70,24 @@ enum InputSource {
 
     /// A decoder on a spool that is being filled (see `open`).
     static func open(spool: SpoolBuffer, options: DecodeOptions, progressive: Bool) throws(AnimatedError) -> any AnimationDecoder {
-        var seen = spool.waitForMore(than: 15)!
-        let head = try ByteSource(spool: spool).bytes(at: 0, length: 16)
-        let known = AnimationLoader.recognizes(head)
-        // Not an image (an HTML page, say): no need to wait for the rest.
-        if !known && head.count == 16 { throw .unsupportedFormat("not a GIF, PNG/APNG or WebP file") }
-        if progressive && !seen.finished {
-            if known {
-                while !seen.finished {
-                    let source = ByteSource(spool: spool)
-                    do {
-                        return try AnimationLoader.open(source, options: options)
-                    } catch {
-                        // Header or first frame not complete yet: wait for more and try again.
-                        guard error.kind == .invalid, source.isGrowing else { throw error }
-                    }
-                    seen = spool.waitForMore(than: source.count)!
-                }
-            }
-        }
-        let end = spool.waitUntilFinished()
-        if let failure = end.failure, end.count == 0 || end.fatal { throw .unreadable(failure) }
-        if end.count == 0 { throw .invalid("empty input") }
-        return try AnimationLoader.open(ByteSource(spool: spool), options: options)
+        try AnimationLoader.open(spool: spool, options: options, progressive: progressive)
     }
 
-    /// Opens `url` from the cache when it is fresh or the server says it has not changed (or
-    /// cannot be reached); otherwise downloads it into a spool, opened like a stream, and
-    /// stores it in the cache once complete.
-    ///
-    /// To play (`progressive`), a stale entry that has a validator and whose server does not
-    /// forbid it (must-revalidate, no-cache) opens at once and is revalidated in the background
-    /// (`BackgroundRevalidation`: this run plays the cached copy even if the server has a newer
-    /// one, which is stored for the next run and reported at the end). `info` and `dump`
-    /// revalidate first: what they print must describe the current version.
+    /// Opens `url` through the library's URL policy (`URLLoader`: cache, revalidation,
+    /// fallbacks) with the command line's network options; warnings go to standard error.
     static func openURL(_ url: String, options: DecodeOptions, network: NetworkOptions,
-                        progressive: Bool, watch: ((SpoolBuffer) -> Void)? = nil) throws(AnimatedError) -> OpenedInput {
+                        progressive: Bool, watch: (@Sendable (SpoolBuffer) -> Void)? = nil) throws(AnimatedError) -> OpenedInput {
         let cache = network.noCache ? nil : HTTPCache.defaultDirectory().map {
             // One lookup per process: the memory layer would only cost a copy.
             HTTPCache(directory: $0, maxBytes: network.cacheMaxMb << 20, keepsBodiesInMemory: false)
         }
-        let hit = network.refresh ? nil : cache?.lookup(url, busy: {
-            StandardError.write("animplay: \(url): warning: the cache is locked by another process (stopped or hung?); going on without it\n")
-        })
-        if let hit, hit.metadata.isFresh(now: time(nil)) {
-            return OpenedInput(try AnimationLoader.open(hit.source, options: options), fromCache: true)
-        }
-        if progressive, let hit, let cache, hit.metadata.hasValidator, !hit.metadata.mustRevalidate {
-            let body = try hit.source.duplicate()
-            let decoder = try AnimationLoader.open(hit.source, options: options)
-            // Held until the first frame is on screen (PlayCommand).
-            let revalidation = try BackgroundRevalidation(url: url, metadata: hit.metadata, body: body, cache: cache,
-                                                          options: network.downloadOptions, held: true)
-            return OpenedInput(decoder, revalidation: revalidation)
-        }
-        var request = network.downloadOptions
-        if let hit {
-            request.ifNoneMatch = hit.metadata.etag
-            request.ifModifiedSince = hit.metadata.lastModified
-        }
-        var completed: (@Sendable (HTTPResponse, SpoolBuffer) -> Void)?
-        if let cache {
-            completed = { response, spool in cache.store(url: url, response: response, spool: spool) }
-        }
-        let download = try HTTPDownload(url: url, options: request, completed: completed)
-        watch?(download.spool)
-        switch download.waitForStart() {
-        case .failed(let reason, let status):
-            if let hit, status == nil {
-                StandardError.write("animplay: \(url): warning: server unreachable (\(reason)); playing the cached copy\n")
-                return OpenedInput(try AnimationLoader.open(hit.source, options: options), fromCache: true)
-            }
-            throw .network(reason)
-        case .notModified(let response):
-            guard let hit else { throw .network("the server answered 304 Not Modified to an unconditional request") }
-            cache?.revalidated(hit, response: response)
-            return OpenedInput(try AnimationLoader.open(hit.source, options: options), fromCache: true)
-        case .body(let response):
-            do {
-                return OpenedInput(try open(spool: download.spool, options: options, progressive: progressive),
-                                   spool: download.spool)
-            } catch {
-                let end = download.spool.progress
-                // A transfer that failed explains a decoding failure better than the decoder.
-                if end.finished, let why = end.failure { throw .network(why) }
-                if error.kind == .unsupportedFormat {
-                    let got = download.spool.progress.count
-                    throw .unsupportedFormat("not an image: the server sent \(response.contentType ?? "no Content-Type") (\(got) bytes starting \(preview(download.spool)))")
-                }
-                if error.kind == .unreadable { throw .network(error.message) }
-                throw error
-            }
-        }
-    }
-
-    /// The first printable bytes of a spool, quoted, for "not an image" messages.
-    static func preview(_ spool: SpoolBuffer) -> String {
-        let head = (try? ByteSource(spool: spool).bytes(at: 0, length: 24)) ?? []
-        let text = String(decoding: head.map { (32..<127).contains($0) ? $0 : 0x2E }, as: UTF8.self)
-        return "\"\(text)\""
+        let loading = URLLoadOptions(download: network.downloadOptions, cache: cache, refresh: network.refresh,
+                                     progressive: progressive,
+                                     warn: { StandardError.write("animplay: \(url): warning: \($0)\n") },
+                                     watch: watch)
+        let opened = try URLLoader.open(url, options: options, loading: loading)
+        return OpenedInput(opened.decoder, spool: opened.spool, revalidation: opened.revalidation,
+                           fromCache: opened.fromCache)
     }
 
     /// "ftp" for "ftp://host/x": a URL of a scheme animplay does not download.

@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 import ArgumentParser
 
 /// Options for http(s) URLs: limits, timeouts and the cache.

@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 import ArgumentParser
 
 /// How colours are reduced in 256- and 16-colour modes.

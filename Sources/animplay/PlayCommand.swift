@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 import ArgumentParser
 import CNcurses
 #if canImport(Glibc)
@@ -108,93 +110,97 @@ struct Play: ParsableCommand {
     }
 
     func run() throws {
-        try reportingFailures {
-            if frame == nil && source.files.count == 1 && InputSource.readsStandardInput(source.files[0]) {
-                let tty = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NOCTTY)
-                guard tty >= 0 else {
-                    throw CLIFailure(message: "the image comes from standard input and there is no terminal (/dev/tty) to read keys from; use `animplay info -` or `animplay dump - -o DIR` without a terminal", code: 1)
-                }
-                close(tty)
+        try reportingFailures { try playSource() }
+    }
+
+    private func playSource() throws(CLIFailure) {
+        if frame == nil && source.files.count == 1 && InputSource.readsStandardInput(source.files[0]) {
+            let tty = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NOCTTY)
+            guard tty >= 0 else {
+                throw CLIFailure(message: "the image comes from standard input and there is no terminal (/dev/tty) to read keys from; use `animplay info -` or `animplay dump - -o DIR` without a terminal", code: 1)
             }
-            if let grid, let (columns, rows) = parseWxH(grid) {
-                guard isatty(1) != 0 else {
-                    throw CLIFailure(message: "standard output is not a terminal; --grid plays in a terminal", code: 1)
+            close(tty)
+        }
+        if let grid, let (columns, rows) = parseWxH(grid) {
+            guard isatty(1) != 0 else {
+                throw CLIFailure(message: "standard output is not a terminal; --grid plays in a terminal", code: 1)
+            }
+            let names = Array(source.files.prefix(columns * rows))
+            if source.files.count > names.count {
+                StandardError.write("animplay: warning: --grid \(grid) shows the first \(names.count) of \(source.files.count) files\n")
+            }
+            var decoders: [any AnimationDecoder] = []
+            for name in names { decoders.append(try source.openOne(name, decodeOptions, progressive: false).decoder) }
+            try playGrid(decoders, names: names, columns: columns, rows: rows)
+            return
+        }
+        // Several files in turn (not for a preview: that shows one frame of one thing).
+        var playlist: Playlist?
+        if source.files.count > 1 && frame == nil && !sequence
+            && (inTurn || Playlist.reading(of: source.files, options: decodeOptions.decodeOptions) == .inTurn) {
+            playlist = Playlist(names: source.files)
+        }
+        if let playlist {
+            guard isatty(1) != 0 else {
+                throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump FILE -o DIR`", code: 1)
+            }
+            // The first file that opens starts; the others that fail are named after playing.
+            var failures: [CLIFailure] = []
+            for (i, name) in playlist.names.enumerated() {
+                let opened: OpenedInput
+                do throws(CLIFailure) { opened = try source.openOne(name, decodeOptions, progressive: true) } catch {
+                    if i == playlist.names.count - 1 && failures.count == i { throw error }
+                    failures.append(error)
+                    continue
                 }
-                let names = Array(source.files.prefix(columns * rows))
-                if source.files.count > names.count {
-                    StandardError.write("animplay: warning: --grid \(grid) shows the first \(names.count) of \(source.files.count) files\n")
-                }
-                var decoders: [any AnimationDecoder] = []
-                for name in names { decoders.append(try source.openOne(name, decodeOptions, progressive: false).decoder) }
-                try playGrid(decoders, names: names, columns: columns, rows: rows)
+                let info = opened.decoder.info
+                let decoder = info.frameCount == 1 && !info.provisional ? HeldStill(opened.decoder) : opened.decoder
+                let revalidation = opened.revalidation
+                try play(decoder, spool: opened.spool, sourceNote: opened.sourceNote,
+                         afterFirstFrame: { revalidation?.proceed() }, playlist: playlist, startIndex: i,
+                         openFailures: failures)
                 return
             }
-            // Several files in turn (not for a preview: that shows one frame of one thing).
-            var playlist: Playlist?
-            if source.files.count > 1 && frame == nil && !sequence
-                && (inTurn || Playlist.reading(of: source.files, options: decodeOptions.decodeOptions) == .inTurn) {
-                playlist = Playlist(names: source.files)
-            }
-            if let playlist {
-                guard isatty(1) != 0 else {
-                    throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump FILE -o DIR`", code: 1)
-                }
-                // The first file that opens starts; the others that fail are named after playing.
-                var failures: [CLIFailure] = []
-                for (i, name) in playlist.names.enumerated() {
-                    let opened: OpenedInput
-                    do throws(CLIFailure) { opened = try source.openOne(name, decodeOptions, progressive: true) } catch {
-                        if i == playlist.names.count - 1 && failures.count == i { throw error }
-                        failures.append(error)
-                        continue
-                    }
-                    let info = opened.decoder.info
-                    let decoder = info.frameCount == 1 && !info.provisional ? HeldStill(opened.decoder) : opened.decoder
-                    let revalidation = opened.revalidation
-                    try play(decoder, spool: opened.spool, sourceNote: opened.sourceNote,
-                             afterFirstFrame: { revalidation?.proceed() }, playlist: playlist, startIndex: i,
-                             openFailures: failures)
-                    return
-                }
-                return
-            }
-            // A preview needs the whole file (its frame N), and plays nothing. A URL to play says
-            // what it is waiting for and takes keys from the start (ConnectingLine).
-            let line = frame == nil && source.files.count == 1 && HTTPDownload.isURL(source.files[0])
-                ? ConnectingLine(url: source.files[0]) : nil
-            let opened: OpenedInput
-            do throws(CLIFailure) {
-                opened = try source.open(decodeOptions, progressive: frame == nil, watch: line.map { l in { l.watch($0) } })
-            } catch {
-                _ = line?.stop()
-                throw error
-            }
-            let typed = line?.stop() ?? []
-            let (decoder, spool, revalidation) = (opened.decoder, opened.spool, opened.revalidation)
-            // Never write escape sequences anywhere but a terminal, unless a preview asks for
-            // them (--frame: a previewer shows what it reads from the pipe).
-            guard isatty(1) != 0 || frame != nil else {
-                throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump \(source.displayName) -o DIR` (previews: --frame N)", code: 1)
-            }
-            if let frame, frame >= decoder.info.frameCount {
-                let n = decoder.info.frameCount
-                throw CLIFailure(file: source.displayName, message: "--frame \(frame): the image has \(n) frame\(n == 1 ? "" : "s") (0 to \(n - 1))", code: 64)
-            }
-            if frame != nil || (decoder.info.frameCount == 1 && !decoder.info.provisional) {
-                try printStill(decoder, index: frame ?? 0)
-                revalidation?.proceed()
-            } else if inline {
-                try playInline(decoder, typed: typed)
-                revalidation?.proceed()
-            } else {
-                try play(decoder, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() },
-                         typed: typed)
-            }
-            source.warnIfEndedEarly(spool)
-            source.reportRevalidation(revalidation)
-            if let p = spool?.progress, p.fatal, let why = p.failure {
-                throw CLIFailure(file: source.displayName, error: AnimatedError.network(why))
-            }
+            return
+        }
+        // A preview needs the whole file (its frame N), and plays nothing. A URL to play says
+        // what it is waiting for and takes keys from the start (ConnectingLine).
+        let line = frame == nil && source.files.count == 1 && HTTPDownload.isURL(source.files[0])
+            ? ConnectingLine(url: source.files[0]) : nil
+        let opened: OpenedInput
+        do throws(CLIFailure) {
+            var watch: (@Sendable (SpoolBuffer) -> Void)?
+            if let line { watch = { line.watch($0) } }
+            opened = try source.open(decodeOptions, progressive: frame == nil, watch: watch)
+        } catch {
+            _ = line?.stop()
+            throw error
+        }
+        let typed = line?.stop() ?? []
+        let (decoder, spool, revalidation) = (opened.decoder, opened.spool, opened.revalidation)
+        // Never write escape sequences anywhere but a terminal, unless a preview asks for
+        // them (--frame: a previewer shows what it reads from the pipe).
+        guard isatty(1) != 0 || frame != nil else {
+            throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump \(source.displayName) -o DIR` (previews: --frame N)", code: 1)
+        }
+        if let frame, frame >= decoder.info.frameCount {
+            let n = decoder.info.frameCount
+            throw CLIFailure(file: source.displayName, message: "--frame \(frame): the image has \(n) frame\(n == 1 ? "" : "s") (0 to \(n - 1))", code: 64)
+        }
+        if frame != nil || (decoder.info.frameCount == 1 && !decoder.info.provisional) {
+            try printStill(decoder, index: frame ?? 0)
+            revalidation?.proceed()
+        } else if inline {
+            try playInline(decoder, typed: typed)
+            revalidation?.proceed()
+        } else {
+            try play(decoder, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() },
+                     typed: typed)
+        }
+        source.warnIfEndedEarly(spool)
+        source.reportRevalidation(revalidation)
+        if let p = spool?.progress, p.fatal, let why = p.failure {
+            throw CLIFailure(file: source.displayName, error: AnimatedError.network(why))
         }
     }
 

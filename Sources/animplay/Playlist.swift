@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 
 /// Several FILE arguments played one after another (n/p keys), as opposed to the frames of one
 /// animation (a frame sequence).

@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 
 /// Unbuffered writes to stdout/stderr without Foundation.
 enum StandardError {

@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// Builds PNG/APNG files chunk by chunk (zlib data as stored deflate blocks), so that each test
 /// says exactly which bytes it feeds the decoder.

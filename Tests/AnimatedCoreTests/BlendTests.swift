@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 @Suite struct BlendTests {
     /// Reference OVER in exact rational arithmetic, rounded to nearest.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// Frames composited by Chromium 156 (WebCodecs' ImageDecoder, straight alpha, no colour
 /// management: `Benchmarks/chromium-reference.py --write-png`), kept in Tests/Fixtures/browser,

@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 @Suite struct CodecFrameScratchTests {
     /// A decode that fills its rows with `value` and counts its calls.

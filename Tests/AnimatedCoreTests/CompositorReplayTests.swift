@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// Replays from a keyframe on a compositor that has already been used: whatever the previous
 /// request left behind (canvas, saved dispose-previous pixels) must not leak into the replay.

@@ -1,5 +1,7 @@
 import Foundation
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// The conformance corpus copied from the shared corpus into Tests/Fixtures/corpus
 /// (inputs, expected frames, cases.tsv; sources and licences in its README).

@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// Every case of the conformance corpus, checked as `check.py` checks `animplay dump`/`info`.
 @Suite struct CorpusTests {

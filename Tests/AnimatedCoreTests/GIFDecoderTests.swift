@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// The GIF codec on small GIFs written by `GIFTestWriter` (exact bytes, known offsets).
 @Suite struct GIFDecoderTests {

@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// Parses an iTerm2 inline image sequence back: its arguments and the decoded image (base64 →
 /// PNG → pixels through the project's own PNG reader).

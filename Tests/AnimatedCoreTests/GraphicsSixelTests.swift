@@ -3,6 +3,9 @@ import Glibc
 #endif
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
+import AnimatedTestSupport
 
 /// A smooth frame with many colours (more than 256): gradients in r and g, a diagonal in b.
 func gradientFrame(_ w: Int, _ h: Int, index: Int = 0, shift: Int = 0) -> ScaledFrame {

@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// Decoding and playing while the bytes arrive: a GIF fed into a `SpoolBuffer` piece by piece.
 @Suite struct GrowingSourceTests {

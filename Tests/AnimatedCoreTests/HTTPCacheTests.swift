@@ -3,6 +3,8 @@ import Testing
 import Glibc
 #endif
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// The download cache on a temporary directory: store from a spool, verified reads, damage,
 /// revalidation, eviction by least recent use, the memory layer.

@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 @Suite struct ModelErrorTests {
     /// The kind alone decides the one-line prefix and the documented exit status.

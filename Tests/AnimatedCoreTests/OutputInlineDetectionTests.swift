@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 @Suite struct OutputInlineDetectionTests {
     func d(_ env: [String: String], _ answers: TerminalGraphicsAnswers? = nil) -> GraphicsProtocol {

@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// The frame buffer: decode-once caching, byte budget, eviction order, producer lifecycle.
 @Suite struct PlaybackBufferTests {

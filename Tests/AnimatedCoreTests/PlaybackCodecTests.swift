@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// Real codecs through the engine: a tiny buffer and bounce order force replays and eviction,
 /// and every frame drawn must equal what a fresh compositor gives for that frame.

@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// The pure parts of the engine: playback order, schedule arithmetic, clock, budget rule.
 @Suite struct PlaybackOrderTests {

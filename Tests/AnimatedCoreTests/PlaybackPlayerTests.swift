@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// The display clock and player state, driven by an injected time source.
 @Suite struct PlaybackPlayerTests {

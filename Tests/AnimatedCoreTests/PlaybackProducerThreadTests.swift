@@ -3,6 +3,8 @@ import Glibc
 #endif
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 @Suite struct PlaybackProducerThreadTests {
     /// A thread the system refuses is reported as what it is (exit status 1), not as an image

@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// The schedule at the decoding limits: 141 000 frames of 65 535 s each (an APNG can store that
 /// inside the default limits) sum past Int.max nanoseconds. Times saturate instead of wrapping

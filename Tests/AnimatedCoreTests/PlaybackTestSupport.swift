@@ -1,6 +1,8 @@
 import Testing
 import Synchronization
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 // Test doubles for the playback engine: synthetic decoders, an injected clock, a counting
 // scaler, and a driver that plays by jumping the clock to each deadline (no sleeping).

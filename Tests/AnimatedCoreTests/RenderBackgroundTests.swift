@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 @Suite struct RenderBackgroundTests {
     func shown(_ mode: BackgroundMode, _ px: [UInt8]) -> UInt32 {

@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 func frame(_ w: Int, _ h: Int, _ px: [UInt8]) -> ScaledFrame {
     ScaledFrame(index: 0, size: RenderSize(width: w, height: h), pixels: px)

@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 @Suite struct RenderColorSelectionTests {
     let xterm256 = TerminalColorFacts(colors: 256, pairs: 65536, hasRGB: false, colortermTruecolor: false, canSaveCursor: true)

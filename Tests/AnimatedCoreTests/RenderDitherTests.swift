@@ -3,6 +3,8 @@ import Testing
 import Glibc
 #endif
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// 16-colour hue keeping, the terminal's own palette (OSC 4) and dithering.
 @Suite struct RenderDitherTests {

@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 @Suite struct RenderPaletteTests {
     /// Brute-force nearest by OKLab distance, independently of the quantiser's cache.

@@ -3,6 +3,8 @@ import Glibc
 #endif
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// Test pictures drawn in code (supersampled 4×4 per pixel, so edges are anti-aliased as in
 /// real images).

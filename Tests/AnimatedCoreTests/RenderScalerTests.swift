@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// A canvas from RGBA bytes.
 func makeCanvas(_ w: Int, _ h: Int, _ rgba: [UInt8]) -> Canvas {

@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// Which sub-pixels of a 2×12 raster a glyph covers: comparable across symbol sets
 /// (▀ is half-block mask 1, quadrant mask 3 and octant mask 0x0F).
@@ -201,9 +203,9 @@ func coverage2x12(_ set: SymbolSet, _ mask: UInt8) -> [Bool] {
             canvas.pixels[i * 4] = v; canvas.pixels[i * 4 + 1] = v; canvas.pixels[i * 4 + 2] = v; canvas.pixels[i * 4 + 3] = 255
         }
         let size = RenderSize(width: 1, height: 2)
-        let code = SymbolScaler(symbols: .sextant, background: .terminal).scale(canvas, index: 0, to: size).cells!
+        let code = SymbolScaler(symbols: .sextant, background: .terminal).scale(canvas, index: 0, to: size).symbolCells!
         #expect(code.masks[0] == 0 && code.foregrounds[0] == 0x808080)
-        let linear = SymbolScaler(symbols: .sextant, background: .terminal, colorSpace: .oklab).scale(canvas, index: 0, to: size).cells!
+        let linear = SymbolScaler(symbols: .sextant, background: .terminal, colorSpace: .oklab).scale(canvas, index: 0, to: size).symbolCells!
         #expect(linear.masks[0] == 0 && linear.foregrounds[0] == 0xBCBCBC)
     }
 
@@ -218,7 +220,7 @@ func coverage2x12(_ set: SymbolSet, _ mask: UInt8) -> [Bool] {
         #expect(scaler.subpixelSize(for: RenderSize(width: 2, height: 3)) == RenderSize(width: 4, height: 5))
         let f = scaler.scale(canvas, index: 7, to: RenderSize(width: 2, height: 3))
         #expect(f.index == 7 && f.size == RenderSize(width: 2, height: 3) && f.pixels.isEmpty)
-        let cells = f.cells!
+        let cells = f.symbolCells!
         #expect(cells.columns == 2 && cells.rows == 2)
         #expect(cells.masks[0] == 0 && cells.foregrounds[0] == 0xC80000)
         #expect(cells.masks[2] == 0b001111 && cells.foregrounds[2] == 0xC80000 && cells.backgrounds[2] == D)
@@ -327,7 +329,7 @@ struct CountingSymbolScaler: FrameScaler {
                                size: RenderSize(width: 8, height: 8), time: time, scaler: scaler)
         let run = play(p, time) { f in
             // Every cell of a solid frame is one colour: colour(k) packed, mask 0.
-            guard let cells = f.cells, cells.columns == 8, cells.rows == 4, cells.masks.allSatisfy({ $0 == 0 }) else { return nil }
+            guard let cells = f.symbolCells, cells.columns == 8, cells.rows == 4, cells.masks.allSatisfy({ $0 == 0 }) else { return nil }
             let c = cells.foregrounds[0]
             return (0..<4).first { let (r, g, b) = colour($0); return c == UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b) }
         }

@@ -3,6 +3,8 @@ import Testing
 import Glibc
 #endif
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// The spool that holds stdin/pipe/download bytes: reads at any offset while it grows, memory
 /// bounded by spilling to an unlinked temporary file.

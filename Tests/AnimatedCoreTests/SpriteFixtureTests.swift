@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// Sheets, atlases and sequences decoded from the PNG fixtures written by
 /// Tests/Fixtures/sprites/make-fixtures.py.

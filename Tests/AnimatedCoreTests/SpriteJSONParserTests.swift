@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 @Suite struct SpriteJSONParserTests {
     func parse(_ s: String) throws -> JSONValue { try JSONParser.parse(Array(s.utf8)) }

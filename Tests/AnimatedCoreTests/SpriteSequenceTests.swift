@@ -3,6 +3,8 @@ import Glibc
 #endif
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 @Suite struct SpriteSequenceTests {
     @Test func naturalOrder() {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 @Suite struct SpriteSheetDecoderTests {
     static let magenta: [UInt8] = [255, 0, 255, 255]

@@ -1,5 +1,7 @@
 import Foundation
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// Helpers for the sprite tests: fixture paths, canvases built pixel by pixel, crops.
 enum SpriteFixtures {

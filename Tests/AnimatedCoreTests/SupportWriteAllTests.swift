@@ -3,6 +3,8 @@ import Glibc
 #endif
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 @Suite struct SupportWriteAllTests {
     /// 1 MiB through a non-blocking pipe (64 KiB buffer) while another thread drains it slowly:

@@ -1,5 +1,7 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 @Suite struct TerminalKeyFilterTests {
     func codes(_ s: String) -> [Int32] { s.utf8.map(Int32.init) }

@@ -1,5 +1,7 @@
 import Foundation
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// Seeded randomness for tests. Each test draws a fresh seed (or takes ANIMPLAY_TEST_SEED) and
 /// prints it, so a failure on any machine can be repeated exactly; failure messages carry it too.

@@ -2,6 +2,8 @@ import CWebP
 import Foundation
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedNet
+@testable import AnimatedTerminal
 
 /// Animated WebP composited as the browser does: every frame equals what libwebp's own
 /// `WebPAnimDecoder` gives (Chromium blends with the same integer formula), byte for byte.

@@ -6,15 +6,15 @@ import Darwin
 
 /// Threads nobody joins: the readers that fill a spool (stdin, a FIFO, a download) may block
 /// for as long as their input does, and the process must be able to exit without them.
-enum DetachedThread {
+package enum DetachedThread {
     /// Runs `body` on a new detached thread; `what` names it in the error.
-    static func start(_ what: String, _ body: sending @escaping () -> Void) throws(AnimatedError) {
+    package static func start(_ what: String, _ body: sending @escaping () -> Void) throws(AnimatedError) {
         try ProducerThread(what: what, body).detach()
     }
 }
 
 /// Writes all of `bytes` at `offset` (retrying after signals). False on an error (`errno`).
-func pwriteAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+package func pwriteAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
     var done = 0
     while done < bytes.count {
         let r = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))

@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 
 /// Half-block cells (the `CellRenderer` → `PlaybackView` path, unchanged): the buffer holds
 /// scaled RGBA, the display turns the frame due into cells and writes the changed ones.

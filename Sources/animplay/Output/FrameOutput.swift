@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 
 /// What goes to the terminal during playback: one implementation per way of showing pixels
 /// (`CellOutput`: half-block cells; `KittyOutput`: real pixels; sixel and iTerm2 follow on the

@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 
 /// What the sixel and iTerm2 outputs need to start.
 struct InlineImageSetup {

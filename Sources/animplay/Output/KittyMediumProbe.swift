@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 
 /// The terminal probe's extra kitty queries that ask whether the terminal reads frame data
 /// from a temporary file (`t=t`) or shared memory (`t=s`): each transmits a 1×1 image through

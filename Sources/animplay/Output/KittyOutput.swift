@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 import CNcurses
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 import CNcurses
 #if canImport(Glibc)
 import Glibc
@@ -149,7 +151,10 @@ final class NcursesScreen {
     var sentinelsSeen: Int { replyFilter.sentinelsSeen }
 
     /// kitty graphics replies read among the keys since the last call (upload errors).
-    func takeKittyReplies() -> [String] { replyFilter.takeKittyReplies() }
+    /// A late answer to a medium probe (whose object is gone by then) is no upload error.
+    func takeKittyReplies() -> [String] {
+        replyFilter.takeKittyReplies(except: [KittyMedium.fileProbeID, KittyMedium.sharedMemoryProbeID])
+    }
 
     /// Hands bytes read before curses started (keys typed during the terminal probe) to the
     /// key reader, in order: ncurses' push-back is a stack, so they go in reversed.

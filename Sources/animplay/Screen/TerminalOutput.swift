@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 
 /// Raw writes to the terminal file descriptor (the image cells that ncurses does not write).
 enum TerminalOutput {

@@ -1,4 +1,6 @@
 import AnimatedCore
+import AnimatedNet
+import AnimatedTerminal
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import AnimatedCore
+import AnimatedTerminal
 #if canImport(Glibc)
 import Glibc
 #endif

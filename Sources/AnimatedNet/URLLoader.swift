@@ -1,0 +1,126 @@
+import AnimatedCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How `URLLoader` fetches a URL: the download's limits and timeouts, and the cache.
+public struct URLLoadOptions: Sendable {
+    /// Limits, timeouts and headers of the download.
+    public var download: DownloadOptions
+    /// The cache read and filled (nil: neither).
+    public var cache: HTTPCache?
+    /// Download again even when the cache has a copy (the new one is stored).
+    public var refresh: Bool
+    /// Open as soon as the first frame is in (to play), and open a stale cached copy at once
+    /// while it is revalidated in the background; otherwise (to describe or dump) revalidate
+    /// first and read a download to its end.
+    public var progressive: Bool
+    /// Gets the warnings that do not stop the load (the cache is locked; the server cannot be
+    /// reached, so the cached copy is used).
+    public var warn: @Sendable (String) -> Void
+    /// Gets the download's spool as soon as the request starts (before the headers), so that
+    /// a user interface can show the bytes and rate while waiting for the first frame.
+    public var watch: (@Sendable (SpoolBuffer) -> Void)?
+
+    public init(download: DownloadOptions = DownloadOptions(), cache: HTTPCache? = nil, refresh: Bool = false,
+                progressive: Bool = false, warn: @escaping @Sendable (String) -> Void = { _ in },
+                watch: (@Sendable (SpoolBuffer) -> Void)? = nil) {
+        self.download = download; self.cache = cache; self.refresh = refresh
+        self.progressive = progressive; self.warn = warn; self.watch = watch
+    }
+}
+
+/// A URL opened for decoding: the decoder, the download it reads while the bytes still arrive,
+/// and the revalidation of a cached copy still running in the background.
+public struct OpenedURL {
+    /// The animation.
+    public var decoder: any AnimationDecoder
+    /// The download's spool, when the bytes come from the server (progress, early end).
+    public var spool: SpoolBuffer?
+    /// The background revalidation of the cached copy being played (held until `release()`).
+    public var revalidation: BackgroundRevalidation?
+    /// The bytes are a cached copy.
+    public var fromCache: Bool
+}
+
+/// The URL policy: cache, conditional requests, background revalidation, fallbacks.
+public enum URLLoader {
+    /// Whether `name` is an http(s) URL.
+    public static func isURL(_ name: String) -> Bool { HTTPDownload.isURL(name) }
+
+    /// Opens `url` from the cache when it is fresh or the server says it has not changed (or
+    /// cannot be reached); otherwise downloads it into a spool, opened like a stream, and
+    /// stores it in the cache once complete.
+    ///
+    /// To play (`progressive`), a stale entry that has a validator and whose server does not
+    /// forbid it (must-revalidate, no-cache) opens at once and is revalidated in the background
+    /// (`BackgroundRevalidation`: this run plays the cached copy even if the server has a newer
+    /// one, which is stored for the next run and reported at the end). `info` and `dump`
+    /// revalidate first: what they print must describe the current version.
+    public static func open(_ url: String, options: DecodeOptions = DecodeOptions(),
+                            loading: URLLoadOptions) throws(AnimatedError) -> OpenedURL {
+        let cache = loading.cache, progressive = loading.progressive
+        let hit = loading.refresh ? nil : cache?.lookup(url, busy: {
+            loading.warn("the cache is locked by another process (stopped or hung?); going on without it")
+        })
+        if let hit, hit.metadata.isFresh(now: time(nil)) {
+            return OpenedURL(decoder: try AnimationLoader.open(hit.source, options: options), fromCache: true)
+        }
+        if progressive, let hit, let cache, hit.metadata.hasValidator, !hit.metadata.mustRevalidate {
+            let body = try hit.source.duplicate()
+            let decoder = try AnimationLoader.open(hit.source, options: options)
+            // Held until the first frame is on screen (the player's user releases it).
+            let revalidation = try BackgroundRevalidation(url: url, metadata: hit.metadata, body: body, cache: cache,
+                                                          options: loading.download, held: true)
+            return OpenedURL(decoder: decoder, revalidation: revalidation, fromCache: true)
+        }
+        var request = loading.download
+        if let hit {
+            request.ifNoneMatch = hit.metadata.etag
+            request.ifModifiedSince = hit.metadata.lastModified
+        }
+        var completed: (@Sendable (HTTPResponse, SpoolBuffer) -> Void)?
+        if let cache {
+            completed = { response, spool in cache.store(url: url, response: response, spool: spool) }
+        }
+        let download = try HTTPDownload(url: url, options: request, completed: completed)
+        loading.watch?(download.spool)
+        switch download.waitForStart() {
+        case .failed(let reason, let status):
+            if let hit, status == nil {
+                loading.warn("server unreachable (\(reason)); playing the cached copy")
+                return OpenedURL(decoder: try AnimationLoader.open(hit.source, options: options), fromCache: true)
+            }
+            throw .network(reason)
+        case .notModified(let response):
+            guard let hit else { throw .network("the server answered 304 Not Modified to an unconditional request") }
+            cache?.revalidated(hit, response: response)
+            return OpenedURL(decoder: try AnimationLoader.open(hit.source, options: options), fromCache: true)
+        case .body(let response):
+            do {
+                return OpenedURL(decoder: try AnimationLoader.open(spool: download.spool, options: options,
+                                                                   progressive: progressive),
+                                 spool: download.spool, fromCache: false)
+            } catch {
+                let end = download.spool.progress
+                // A transfer that failed explains a decoding failure better than the decoder.
+                if end.finished, let why = end.failure { throw .network(why) }
+                if error.kind == .unsupportedFormat {
+                    let got = download.spool.progress.count
+                    throw .unsupportedFormat("not an image: the server sent \(response.contentType ?? "no Content-Type") (\(got) bytes starting \(preview(download.spool)))")
+                }
+                if error.kind == .unreadable { throw .network(error.message) }
+                throw error
+            }
+        }
+    }
+
+    /// The first printable bytes of a spool, quoted, for "not an image" messages.
+    static func preview(_ spool: SpoolBuffer) -> String {
+        let head = (try? ByteSource(spool: spool).bytes(at: 0, length: 24)) ?? []
+        let text = String(decoding: head.map { (32..<127).contains($0) ? $0 : 0x2E }, as: UTF8.self)
+        return "\"\(text)\""
+    }
+}

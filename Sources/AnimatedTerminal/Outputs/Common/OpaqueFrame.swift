@@ -1,0 +1,51 @@
+import AnimatedCore
+
+/// A frame flattened over its background: 8-bit sRGB, 3 bytes a pixel, rows packed. What the
+/// pixel encoders (sixel, iTerm2) send: a whole frame that replaces the previous one, so nothing
+/// of that frame may show through transparent pixels.
+package struct OpaqueFrame: Sendable {
+    package let size: RenderSize
+    package var rgb: [UInt8]
+
+    /// `frame` composited over `background` (the same rule as the cell renderers). Where the
+    /// terminal's own background would show, `terminalColor` is painted: a terminal image cannot
+    /// leave pixels unpainted without the previous frame showing through them. Default: the
+    /// colour `.terminalBlend` carries (the terminal's OSC 11 answer), else black.
+    package init(_ frame: ScaledFrame, background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8)? = nil) {
+        size = frame.size
+        let w = frame.size.width, h = frame.size.height
+        var out = [UInt8](repeating: 0, count: w * h * 3)
+        let behind = terminalColor ?? Self.terminalColor(of: background)
+        let terminal = UInt32(behind.0) << 16 | UInt32(behind.1) << 8 | UInt32(behind.2)
+        frame.pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                guard let s = src.baseAddress, let d = dst.baseAddress, src.count >= w * h * 4 else { return }
+                for y in 0..<h {
+                    var sp = s + y * w * 4, dp = d + y * w * 3
+                    for x in 0..<w {
+                        if sp[3] == 255 {
+                            dp[0] = sp[0]; dp[1] = sp[1]; dp[2] = sp[2]
+                        } else {
+                            var c = background.shown(sp, x: x, y: y)
+                            if c == CellColor.terminalDefault { c = terminal }
+                            dp[0] = UInt8(c >> 16); dp[1] = UInt8((c >> 8) & 0xFF); dp[2] = UInt8(c & 0xFF)
+                        }
+                        sp += 4; dp += 3
+                    }
+                }
+            }
+        }
+        rgb = out
+    }
+
+    package init(size: RenderSize, rgb: [UInt8]) {
+        precondition(rgb.count == size.width * size.height * 3)
+        self.size = size; self.rgb = rgb
+    }
+
+    /// The terminal's background as far as `background` knows it.
+    package static func terminalColor(of background: BackgroundMode) -> (UInt8, UInt8, UInt8) {
+        if case let .terminalBlend(r, g, b) = background { return (r, g, b) }
+        return (0, 0, 0)
+    }
+}

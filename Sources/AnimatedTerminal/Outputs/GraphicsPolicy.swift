@@ -1,0 +1,98 @@
+import AnimatedCore
+
+/// How frames reach the terminal (`--graphics`).
+public enum GraphicsProtocol: String, Sendable, CaseIterable {
+    /// kitty graphics protocol (kitty, Ghostty, ...).
+    case kitty
+    /// DEC sixel (xterm -ti vt340, foot, mlterm, Konsole, ...).
+    case sixel
+    /// iTerm2 inline images (iTerm2, WezTerm, ...).
+    case iterm2
+    /// Character cells (every terminal).
+    case cells
+}
+
+/// What `--graphics` asks for: one protocol, or auto-detection.
+public enum GraphicsRequest: Sendable, Equatable {
+    case auto
+    case forced(GraphicsProtocol)
+
+    /// `auto`, `kitty`, `sixel`, `iterm2` or `cells`.
+    public init?(argument: String) {
+        if argument == "auto" { self = .auto; return }
+        guard let p = GraphicsProtocol(rawValue: argument) else { return nil }
+        self = .forced(p)
+    }
+}
+
+/// What the terminal answered to the start-up queries (the terminal probe's findings that
+/// matter for graphics); nil fields: no answer.
+public struct TerminalGraphicsAnswers: Sendable, Equatable {
+    /// kitty's `a=q` query was answered OK.
+    public var kittyGraphics: Bool
+    /// DA1 listed attribute 4 (sixel).
+    public var sixel: Bool
+    /// XTVERSION's name and version, e.g. "kitty(0.26.5)", "WezTerm 20240203", "iTerm2 3.5".
+    public var version: String?
+
+    public init(kittyGraphics: Bool = false, sixel: Bool = false, version: String? = nil) {
+        self.kittyGraphics = kittyGraphics; self.sixel = sixel; self.version = version
+    }
+}
+
+/// The detection policy: which protocol `auto` uses, from the environment first (cheap, and
+/// right where the variables are set by the terminal itself), then the terminal's answers.
+///
+/// Inside tmux, escape sequences reach the outer terminal only through passthrough: graphics
+/// are used when `allow-passthrough` is on, else cells. Over ssh the environment of the local
+/// terminal is mostly absent (only TERM travels), so the answers decide.
+public enum GraphicsPolicy {
+    public struct Decision: Sendable, Equatable {
+        public var graphics: GraphicsProtocol
+        /// Wrap escape sequences for tmux passthrough.
+        public var tmux: Bool
+        /// Why (for `--status` and debugging).
+        public var reason: String
+    }
+
+    /// The protocol the environment names, if any.
+    public static func fromEnvironment(_ env: [String: String]) -> (GraphicsProtocol, String)? {
+        let term = env["TERM"] ?? "", program = env["TERM_PROGRAM"] ?? ""
+        if term == "xterm-kitty" { return (.kitty, "TERM=xterm-kitty") }
+        if env["KITTY_WINDOW_ID"] != nil { return (.kitty, "KITTY_WINDOW_ID") }
+        if term == "xterm-ghostty" || program.lowercased() == "ghostty" { return (.kitty, "Ghostty") }
+        if program == "iTerm.app" { return (.iterm2, "TERM_PROGRAM=iTerm.app") }
+        if env["LC_TERMINAL"] == "iTerm2" { return (.iterm2, "LC_TERMINAL=iTerm2") }
+        if program == "vscode" { return (.iterm2, "TERM_PROGRAM=vscode") }
+        if env["WEZTERM_EXECUTABLE"] != nil || program == "WezTerm" { return (.iterm2, "WezTerm") }
+        if env["KONSOLE_VERSION"] != nil { return (.sixel, "KONSOLE_VERSION") }
+        if term.hasPrefix("foot") || term.hasPrefix("mlterm") { return (.sixel, "TERM=\(term)") }
+        return nil
+    }
+
+    /// The protocol the terminal's answers point to, if any.
+    public static func fromAnswers(_ a: TerminalGraphicsAnswers) -> (GraphicsProtocol, String)? {
+        if a.kittyGraphics { return (.kitty, "kitty graphics query answered") }
+        let v = (a.version ?? "").lowercased()
+        if v.hasPrefix("iterm2") || v.hasPrefix("wezterm") { return (.iterm2, "XTVERSION \(a.version!)") }
+        if a.sixel { return (.sixel, "DA1 lists sixel") }
+        return nil
+    }
+
+    /// `requested` resolved against the environment, the terminal's answers (nil: not asked or
+    /// no answer) and, inside tmux (TMUX set), whether passthrough is allowed.
+    public static func decide(_ requested: GraphicsRequest, env: [String: String],
+                              answers: TerminalGraphicsAnswers?, tmuxPassthrough: Bool) -> Decision {
+        let inTmux = env["TMUX"] != nil
+        if case .forced(let p) = requested {
+            return Decision(graphics: p, tmux: inTmux && p != .cells, reason: "--graphics \(p.rawValue)")
+        }
+        if inTmux && !tmuxPassthrough {
+            return Decision(graphics: .cells, tmux: false, reason: "tmux without allow-passthrough")
+        }
+        if let (p, why) = fromEnvironment(env) ?? answers.flatMap(fromAnswers) {
+            return Decision(graphics: p, tmux: inTmux, reason: why)
+        }
+        return Decision(graphics: .cells, tmux: false, reason: answers == nil ? "no answer" : "no graphics")
+    }
+}

@@ -1,0 +1,112 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import AnimatedCore
+
+/// How kitty receives frame data: inline base64 (`t=d`, works everywhere, over ssh too), or,
+/// when the terminal runs on this machine, only the name of a temporary file (`t=t`) or of a
+/// POSIX shared-memory object (`t=s`) holding the data. kitty deletes the file (its name must
+/// contain `tty-graphics-protocol` and it must lie in a temporary directory) or unlinks the
+/// object once it has read it, so each upload writes a new one.
+public enum KittyMedium: String, Sendable {
+    case direct = "d", file = "t", sharedMemory = "s"
+
+    /// Probe ids (`a=q`), distinct from the support query's.
+    public static let fileProbeID: UInt32 = 32
+    public static let sharedMemoryProbeID: UInt32 = 33
+
+    /// Marker kitty requires in a temporary file's name before it deletes the file.
+    public static let nameTag = "tty-graphics-protocol"
+
+    /// ssh in between: the terminal cannot see our files, whatever a probe says.
+    public static func overSSH(_ env: [String: String]) -> Bool {
+        ["SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"].contains { !(env[$0] ?? "").isEmpty }
+    }
+
+    /// The medium to use given the probe answers (`kittyReplies`): shared memory first (it
+    /// measured fastest: no file system, kitty maps the object), then a temporary file.
+    public static func choose(replies: [UInt32: String], env: [String: String]) -> KittyMedium {
+        if overSSH(env) { return .direct }
+        if replies[sharedMemoryProbeID] == "OK" { return .sharedMemory }
+        if replies[fileProbeID] == "OK" { return .file }
+        return .direct
+    }
+}
+
+/// Writes upload data where kitty reads it (a new temporary file or shared-memory object per
+/// upload) and names it. Not pure: the display thread calls it just before it sends the name,
+/// so nothing is left behind for frames that are never shown.
+public struct KittyStager: Sendable {
+    public let medium: KittyMedium
+    /// Directory for `t=t` files: $TMPDIR, else /tmp (kitty deletes only files in temp dirs).
+    public let directory: String
+    private static let counter = Atomic<Int>(0)
+
+    public init(medium: KittyMedium, directory: String? = nil) {
+        self.medium = medium
+        let tmp = directory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        self.directory = tmp ?? "/tmp"
+    }
+
+    /// Writes `bytes` to a new object and returns its name (a path, or a shm name starting
+    /// with `/`); nil when that failed (nothing is left behind), for the caller to send inline.
+    public func write(_ bytes: [UInt8]) -> String? {
+        switch medium {
+        case .direct:
+            return nil
+        case .file:
+            var template = Array("\(directory)/animplay-\(KittyMedium.nameTag)-XXXXXX".utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { return nil }
+            let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            let ok = Self.writeAll(fd, bytes)
+            close(fd)
+            if !ok { unlink(path); return nil }
+            return path
+        case .sharedMemory:
+            let n = Self.counter.add(1, ordering: .relaxed).newValue
+            let name = "/animplay-\(KittyMedium.nameTag)-\(getpid())-\(n)"
+            let fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0o600)
+            guard fd >= 0 else { return nil }
+            let ok = ftruncate(fd, off_t(bytes.count)) == 0 && Self.writeAll(fd, bytes)
+            close(fd)
+            if !ok { shm_unlink(name); return nil }
+            return name
+        }
+    }
+
+    /// Removes an object kitty did not take (a probe it did not answer).
+    public func remove(_ name: String) {
+        switch medium {
+        case .direct: break
+        case .file: unlink(name)
+        case .sharedMemory: shm_unlink(name)
+        }
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { buf in
+            var off = 0
+            while off < buf.count {
+                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                off += n
+            }
+            return true
+        }
+    }
+
+    /// The probe for this medium: a 1×1 RGB image in a new object, queried with `a=q` (nothing
+    /// is stored or shown), and the object's name for `remove` after the round. Nil when the
+    /// object could not be written.
+    public func probe(id: UInt32) -> (query: [UInt8], name: String)? {
+        guard let name = write([0, 0, 0]) else { return nil }
+        let path = Array(name.utf8).withUnsafeBytes { Base64.encode($0) }
+        let query = Array("\u{1B}_Ga=q,i=\(id),s=1,v=1,f=24,t=\(medium.rawValue);".utf8) + path + [0x1B, 0x5C]
+        return (query, name)
+    }
+}

@@ -1,0 +1,35 @@
+import CZlib
+import AnimatedCore
+
+/// zlib (RFC 1950) compression of frame payloads, as the kitty graphics protocol's `o=z` expects.
+package enum Zlib {
+    /// `bytes` compressed at `level` (1 fastest … 9 smallest). zlib's one-shot `compress2`
+    /// into a buffer of `compressBound` bytes cannot run out of room, so it only fails on
+    /// memory exhaustion, which traps like any other allocation failure.
+    static func compress(_ bytes: UnsafeRawBufferPointer, level: Int32) -> [UInt8] {
+        let bound = Int(compressBound(uLong(bytes.count)))
+        return [UInt8](unsafeUninitializedCapacity: bound) { out, n in
+            var size = uLongf(bound)
+            let rc = compress2(out.baseAddress!, &size,
+                               bytes.baseAddress!.assumingMemoryBound(to: Bytef.self),
+                               uLong(bytes.count), level)
+            precondition(rc == Z_OK, "zlib compress2 failed (\(rc))")
+            n = Int(size)
+        }
+    }
+
+    /// `bytes` inflated, if they are a complete zlib stream of at most `limit` bytes (tests,
+    /// and the protocol's own round-trip checks).
+    package static func decompress(_ bytes: [UInt8], limit: Int) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: max(1, limit))
+        var size = uLongf(out.count)
+        let rc = out.withUnsafeMutableBufferPointer { o in
+            bytes.withUnsafeBufferPointer { i in
+                uncompress(o.baseAddress!, &size, i.baseAddress!, uLong(i.count))
+            }
+        }
+        guard rc == Z_OK else { return nil }
+        out.removeSubrange(Int(size)...)
+        return out
+    }
+}

@@ -17,7 +17,7 @@ struct DecodeOptionGroup: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Cap on decoded pixel memory, in MiB.", valueName: "MB"))
     var maxMemoryMb: Int = DecodeLimits.default.maxDecodedBytes >> 20
 
-    @Flag(name: .long, help: "Show stored delays as they are (browsers show delays of 10 ms or less as 100 ms).")
+    @Flag(name: .long, help: "Show stored delays as they are (browsers show delays of 10 ms or less as 100 ms); an animation whose delays are all 0 plays one frame per display tick (1/--max-fps).")
     var rawDelays = false
 
     func validate() throws {

@@ -213,7 +213,7 @@ struct Play: ParsableCommand {
         defer { signals.uninstall() }
         // One round of terminal queries before anything else owns the tty (graphics, colours):
         // the background colour is needed before the first frame is prepared.
-        let mediumProbe = graphicsOptions.graphicsArgument == "cells" ? nil
+        let mediumProbe = graphicsOptions.request == .forced(.cells) ? nil
             : KittyMediumProbe(env: GraphicsOptions.environment())
         var probe = TerminalProbe.run(extraQueries: mediumProbe?.queries ?? [])
         // Every other way out (errors before the loop): late replies must not reach the shell.
@@ -221,43 +221,31 @@ struct Play: ParsableCommand {
         let medium = mediumProbe?.finish(probe.report) ?? .direct
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         // Chosen before the player starts: the producer prepares frames for this output.
-        let graphics = graphicsOptions.choose(probe.report)
-        let preparer: any FrameScaler
-        if graphics.kitty != nil {
-            preparer = KittyFramePreparer(background: background, medium: medium)
-        } else if let inline = graphics.inline {
-            preparer = inline.kind == .sixel
-                ? SixelFramePreparer(registers: inline.registers, background: background)
-                : ITermFramePreparer(background: background)
-        } else {
-            preparer = symbolOptions.scaler(background: background)
-        }
-        let cell = graphics.kitty?.cell ?? graphics.inline?.cell ?? RenderLayout.halfBlockCell
+        let plan = graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium)
+        let (preparer, makeOutput) = plan.build(background: background)
         // The player starts before curses so that the first frame is being prepared while the
         // terminal is set up; the kernel's window size is what ncurses will report.
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
         let options = PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
                                     bufferBytes: bufferMb.map { $0 << 20 })
+        var playerSize = RenderSize(width: 1, height: 1)
         // In a playlist a file that would loop forever plays once (--loop sets every file's count).
-        let optionsFor = { (info: AnimationInfo) -> PlayerOptions in
+        func makePlayer(_ decoder: sending any AnimationDecoder, _ name: String, _ preparer: any FrameScaler,
+                        _ cell: RenderSize) throws(CLIFailure) -> Player {
+            let info = decoder.info
             var o = options
             if playlist != nil && o.plays == nil && info.plays == 0 { o.plays = 1 }
-            return o
-        }
-        var playerSize = RenderSize(width: 1, height: 1)
-        func makePlayer(_ decoder: sending any AnimationDecoder, _ name: String, _ preparer: any FrameScaler) throws(CLIFailure) -> Player {
-            let info = decoder.info
             let first = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
-                                       spareRow: graphics.inline != nil)(Int(rows) - (status ? 1 : 0), Int(cols), cell)
+                                       spareRow: plan.needsSpareRow)(Int(rows) - (status ? 1 : 0), Int(cols), cell)
             playerSize = first.size
             do {
-                return try Player(decoder: decoder, options: optionsFor(info), scaler: preparer, renderSize: first.size)
+                return try Player(decoder: decoder, options: o, scaler: preparer, renderSize: first.size)
             } catch {
                 throw CLIFailure(file: name, error: error)
             }
         }
-        var player = try makePlayer(decoder, playlist?.names[startIndex] ?? source.displayName, preparer)
+        var player = try makePlayer(decoder, playlist?.names[startIndex] ?? source.displayName, preparer, plan.cell)
         defer { player.stop() }
         if player.info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
         let screen = try NcursesScreen()
@@ -270,24 +258,15 @@ struct Play: ParsableCommand {
         }
         let view = PlaybackView(screen: screen, mode: colorMode, path: path,
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
-        let cells = { () -> any FrameOutput in
-            CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background, dither: palette.dither,
-                                                          palette16: probe.report.answeredPalette16),
-                       screen: screen, preparer: symbolOptions.scaler(background: background))
-        }
-        // One output per file (a kitty output holds that file's frames in the terminal).
+        let sink = TerminalOutput.sink(fd: screen.outputFD, saveCursor: screen.saveCursor,
+                                       restoreCursor: screen.restoreCursor)
+        let cellSettings = OutputPlan.CellSettings(mode: colorMode, dither: palette.dither,
+                                                   palette16: probe.report.answeredPalette16)
+        let cells = OutputPlan.cells(symbolOptions.symbols)
+        let cellOutput = { cells.build(background: background).output(view, sink, cellSettings) }
+        // One output per file (a kitty output holds that file's frames in the terminal); after
+        // the terminal refused pixels, cells for the rest.
         var fellBack = false
-        let makeOutput = { () -> any FrameOutput in
-            if fellBack { return cells() }
-            if let kitty = graphics.kitty {
-                return KittyOutput(screen: screen, view: view, cell: kitty.cell, reportedCell: kitty.reportedCell,
-                                   tmux: kitty.tmux, medium: medium, preparer: preparer)
-            } else if let inline = graphics.inline {
-                return InlineImageOutput(kind: inline.kind, screen: screen, view: view, cell: inline.cell,
-                                         reportedCell: inline.reportedCell, tmux: inline.tmux, preparer: preparer)
-            }
-            return cells()
-        }
         var index = startIndex
         var warnings: [String] = []
         var failures = openFailures
@@ -298,11 +277,11 @@ struct Play: ParsableCommand {
         var afterFirstFrame: (() -> Void)? = afterFirstFrame
         while true {
             let info = player.info
+            let output = fellBack ? cellOutput() : makeOutput(view, sink, cellSettings)
             let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
-                                           spareRow: graphics.inline != nil)
-            let output = makeOutput()
+                                           spareRow: plan.needsSpareRow && !fellBack)
             loop = PlaybackLoop(player: player, renderSize: playerSize, screen: screen, signals: signals,
-                                output: output, fallback: (graphics.kitty != nil || graphics.inline != nil) && !fellBack ? cells : nil,
+                                output: output, fallback: plan.isPixels && !fellBack ? cellOutput : nil,
                                 showStatus: status, requestedScale: fitMode == .fit ? scale : nil, layoutFor: layoutFor)
             loop.notes = [backgroundNote].compactMap { $0 }
             loop.afterFirstFrame = afterFirstFrame
@@ -310,15 +289,14 @@ struct Play: ParsableCommand {
             loop.sourceNote = sourceNote
             loop.fileLabel = playlist?.label(index)
             if info.provisional { loop.download = spool }
-            output.invalidate()
+            if index != startIndex { output.invalidate() }
             end = loop.run()
             warnings += loop.warnings
-            if loop.output is CellOutput && !(output is CellOutput) { fellBack = true }
-            let name = playlist?.names[index] ?? source.displayName
-            problems.append((info, player.frameProblems, name))
+            if loop.output !== output { fellBack = true }    // the terminal refused pixels: cells from now on
+            problems.append((info, player.frameProblems, playlist?.names[index] ?? source.displayName))
             // The next file: n, p, or the end of this one's plays.
             guard let playlist else { break }
-            var step: Int
+            let step: Int
             switch end {
             case .nextFile, .finished: step = 1
             case .previousFile: step = -1
@@ -359,9 +337,6 @@ struct Play: ParsableCommand {
         if end != .signal(SIGHUP) {
             for (info, frameProblems, name) in problems { reportWarnings(info, problems: frameProblems, file: name) }
         }
-        if case .failed(let error) = end {
-            throw CLIFailure(file: playlist?.names[index] ?? source.displayName, error: error)
-        }
         // Files of the list that could not be played: one line each (the last one thrown, with
         // its exit status), after the others played.
         if let last = failures.last, end != .signal(SIGHUP) {
@@ -369,6 +344,9 @@ struct Play: ParsableCommand {
             if case .signal = end { StandardError.write(last.line + "\n") } else if case .failed = end {
                 StandardError.write(last.line + "\n")
             } else { throw last }
+        }
+        if case .failed(let error) = end {
+            throw CLIFailure(file: playlist?.names[index] ?? source.displayName, error: error)
         }
         if case .signal(let s) = end {
             throw CLIFailure(message: "interrupted by \(s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : s == SIGHUP ? "SIGHUP" : "signal \(s)")", code: 1)
@@ -383,7 +361,7 @@ struct Play: ParsableCommand {
             afterFirstFrame = { revalidation?.proceed() }
             let info = opened.decoder.info
             player = try makePlayer(info.frameCount == 1 && !info.provisional ? HeldStill(opened.decoder) : opened.decoder,
-                                    playlist!.names[i], loop.output.preparer)
+                                    playlist!.names[i], loop.output.preparer, loop.output.cell)
             if player.info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
         }
     }
@@ -419,7 +397,7 @@ struct Play: ParsableCommand {
         do {
             player = try Player(decoder: decoder, options: PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
                                                                          bufferBytes: bufferMb.map { $0 << 20 }),
-                                scaler: symbolOptions.scaler(background: background),
+                                scaler: OutputPlan.cellPreparer(symbolOptions.symbols, background: background),
                                 renderSize: layoutFor(Int(rows) - 1, Int(cols)).size)
         } catch {
             throw CLIFailure(file: source.displayName, error: error)
@@ -443,13 +421,13 @@ struct Play: ParsableCommand {
     private func playGrid(_ decoders: sending [any AnimationDecoder], names: [String], columns: Int, rows: Int) throws(CLIFailure) {
         let signals = try SignalPipe()
         defer { signals.uninstall() }
-        let mediumProbe = graphicsOptions.graphicsArgument == "cells" ? nil
+        let mediumProbe = graphicsOptions.request == .forced(.cells) ? nil
             : KittyMediumProbe(env: GraphicsOptions.environment())
         var probe = TerminalProbe.run(extraQueries: mediumProbe?.queries ?? [])
         defer { TerminalProbe.absorbLate(probe.late) }
         let medium = mediumProbe?.finish(probe.report) ?? .direct
         let (background, _) = BackgroundRequest(bg)!.resolve(probe.report)
-        let graphics = graphicsOptions.choose(probe.report)
+        let plan = graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium)
         // Tiles are prepared as plain RGBA; the output's own preparer encodes the whole picture.
         var players: [(Player, String)] = []
         defer { for (p, _) in players { p.stop() } }
@@ -477,22 +455,12 @@ struct Play: ParsableCommand {
         }
         let view = PlaybackView(screen: screen, mode: colorMode, path: path,
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
-        let output: any FrameOutput
-        if let kitty = graphics.kitty {
-            output = KittyOutput(screen: screen, view: view, cell: kitty.cell, reportedCell: kitty.reportedCell,
-                                 tmux: kitty.tmux, medium: medium, preparer: KittyFramePreparer(background: background, medium: medium))
-        } else if let inline = graphics.inline {
-            output = InlineImageOutput(kind: inline.kind, screen: screen, view: view, cell: inline.cell,
-                                       reportedCell: inline.reportedCell, tmux: inline.tmux,
-                                       preparer: inline.kind == .sixel ? SixelFramePreparer(registers: inline.registers, background: background)
-                                                                       : ITermFramePreparer(background: background))
-        } else {
-            output = CellOutput(view: view, renderer: CellRenderer(mode: colorMode, background: background, dither: palette.dither,
-                                                                   palette16: probe.report.answeredPalette16),
-                                screen: screen, preparer: symbolOptions.scaler(background: background))
-        }
+        let sink = TerminalOutput.sink(fd: screen.outputFD, saveCursor: screen.saveCursor,
+                                       restoreCursor: screen.restoreCursor)
+        let output = plan.build(background: background).output(
+            view, sink, OutputPlan.CellSettings(mode: colorMode, dither: palette.dither, palette16: probe.report.answeredPalette16))
         let loop = GridLoop(players: players, columns: columns, rows: rows, screen: screen, signals: signals, output: output,
-                            showStatus: status, spareRow: graphics.inline != nil, maxFPS: maxFps)
+                            showStatus: status, spareRow: plan.needsSpareRow, maxFPS: maxFps)
         let end = loop.run()
         output.leave()
         TerminalProbe.absorbLate(probe.late, seenSentinels: screen.sentinelsSeen)
@@ -530,7 +498,8 @@ struct Play: ParsableCommand {
 
     // MARK: - Still image
 
-    /// A single frame is printed at the cursor like `cat`, without entering curses mode.
+    /// A single frame is printed at the cursor like `cat`, without entering curses mode: the
+    /// output the plan picks shows frame 0 and prints it (`printLast`), as at the end of a play.
     private func printStill(_ decoder: any AnimationDecoder, index: Int) throws(CLIFailure) {
         // Real pixels when the terminal has them, chosen as for animations (one probe serves
         // both this choice and the background below).
@@ -544,98 +513,51 @@ struct Play: ParsableCommand {
             late = outcome.late
             return outcome.report
         }
-        let probed = toTerminal && graphicsOptions.graphicsArgument != "cells" ? probeTerminal() : nil
-        if let probed, let kitty = graphicsOptions.choose(probed).kitty {
-            try printStillKitty(decoder, kitty, index: index, background: request.resolve(probed).mode)
-            return
+        let probed = toTerminal && graphicsOptions.request != .forced(.cells) ? probeTerminal() : nil
+        let plan = probed.map { graphicsOptions.plan($0, symbols: symbolOptions.symbols) } ?? .cells(symbolOptions.symbols)
+        var report = probed ?? TerminalReport()
+        var cells = OutputPlan.CellSettings(mode: .truecolor)
+        if !plan.isPixels {
+            guard animplay_setupterm(1) != 0 else {
+                throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
+            }
+            let facts = TerminalColorFacts(
+                colors: Int(animplay_tigetnum("colors")), pairs: Int(animplay_tigetnum("pairs")),
+                hasRGB: animplay_has_rgb() != 0,
+                colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
+                canSaveCursor: true)
+            let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
+            // The terminal is asked only when its answers matter: its background, its 16 colours.
+            if toTerminal && probed == nil && (request == .auto || colorMode == .palette16) { report = probeTerminal() }
+            cells = OutputPlan.CellSettings(mode: colorMode, dither: palette.dither, palette16: report.answeredPalette16)
         }
-        if let probed, let inline = graphicsOptions.choose(probed).inline {
-            try printStillInline(decoder, inline, index: index, background: request.resolve(probed).mode)
-            return
-        }
-        guard animplay_setupterm(1) != 0 else {
-            throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
-        }
-        let colorsCap = Int(animplay_tigetnum("colors"))
-        let facts = TerminalColorFacts(
-            colors: colorsCap, pairs: Int(animplay_tigetnum("pairs")), hasRGB: animplay_has_rgb() != 0,
-            colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
-            canSaveCursor: true)
-        let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
+        let background = request.resolve(report).mode
         var layout: RenderLayout
         if toTerminal {
             var rows: Int32 = 24, cols: Int32 = 80
             _ = animplay_window_size(1, &rows, &cols)
             // Leave a line for the prompt that follows.
-            layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols), RenderLayout.halfBlockCell)
+            layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
+                                    spareRow: plan.needsSpareRow)(Int(rows) - 1, Int(cols), plan.cell)
         } else {
             let box = Self.previewBox(size: size)
             layout = RenderLayout.compute(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
-                                          columns: box.columns, rows: box.rows, fit: fitMode, scale: scale,
-                                          cell: RenderLayout.halfBlockCell)
+                                          columns: box.columns, rows: box.rows, fit: fitMode, scale: scale, cell: plan.cell)
         }
         layout.row = 0
         let compositor: Compositor
         do { compositor = try Compositor(decoder: decoder) } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
-        // The terminal is asked only when its answers matter: its background, its 16 colours.
-        let report = probed ?? (toTerminal && (request == .auto || colorMode == .palette16) ? probeTerminal() : TerminalReport())
-        let background = request.resolve(report).mode
-        let frame = symbolOptions.scaler(background: background).scale(compositor.frame(at: index), index: index, to: layout.size)
-        let grid = CellGrid()
-        CellRenderer(mode: colorMode, background: background, dither: palette.dither,
-                     palette16: report.answeredPalette16).render(frame, into: grid)
-        var writer = SGRCellWriter(mode: colorMode)
-        writer.printLines(grid)
-        TerminalOutput.write(1, writer.bytes)
+        let (preparer, makeOutput) = plan.build(background: background)
+        let output = makeOutput(nil, TerminalOutput.sink(fd: 1), cells)
+        output.show(preparer.scale(compositor.frame(at: index), index: index, to: layout.size))
+        output.printLast()
         reportWarnings(decoder.info, problems: compositor.problems, file: source.displayName)
-    }
-
-    /// A still through kitty graphics: transmitted and shown at the cursor, which moves below it.
-    private func printStillKitty(_ decoder: any AnimationDecoder, _ kitty: GraphicsOptions.KittySetup, index: Int,
-                                 background: BackgroundMode) throws(CLIFailure) {
-        var rows: Int32 = 24, cols: Int32 = 80
-        _ = animplay_window_size(1, &rows, &cols)
-        let layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height)(Int(rows) - 1, Int(cols), kitty.cell)
-        let compositor: Compositor
-        do { compositor = try Compositor(decoder: decoder) } catch {
-            throw CLIFailure(file: source.displayName, error: error)
-        }
-        let frame = KittyFramePreparer(background: background).scale(compositor.frame(at: index), index: index, to: layout.size)
-        var out: [UInt8] = []
-        KittyGraphics(tmux: kitty.tmux).transmitStill(size: frame.size, payload: frame.payload, to: &out)
-        out += [0x0D, 0x0A]
-        TerminalOutput.write(1, out)
     }
 }
 
 extension Play {
-    /// A still as a sixel or iTerm2 image at the cursor, which the terminal moves below it.
-    private func printStillInline(_ decoder: any AnimationDecoder, _ inline: InlineImageSetup, index: Int,
-                                  background: BackgroundMode) throws(CLIFailure) {
-        var rows: Int32 = 24, cols: Int32 = 80
-        _ = animplay_window_size(1, &rows, &cols)
-        let layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
-                                    spareRow: true)(Int(rows) - 1, Int(cols), inline.cell)
-        let compositor: Compositor
-        do { compositor = try Compositor(decoder: decoder) } catch {
-            throw CLIFailure(file: source.displayName, error: error)
-        }
-        let frame = AreaAverageScaler().scale(compositor.frame(at: index), index: index, to: layout.size)
-        var out: [UInt8]
-        switch inline.kind {
-        case .sixel:
-            out = SixelEncoder(registers: inline.registers, background: background).encode(frame)
-        case .iterm2:
-            out = ITermImageEncoder.sequence(payload: ITermImageEncoder(background: background).payload(frame),
-                                             columns: layout.columns, rows: layout.rows, moveCursor: true)
-        }
-        if inline.tmux { out = TerminalQueries.tmuxPassthrough(out) }
-        out += [0x0D, 0x0A]
-        TerminalOutput.write(1, out)
-    }
-
     /// The box a preview written to a pipe fits into, in cells: --size, else what fzf says its
     /// preview window is, else COLUMNS x LINES (lf, ranger and shells export them), else 80x24.
     static func previewBox(size: String?, env: (String) -> String? = { getenv($0).map { String(cString: $0) } })

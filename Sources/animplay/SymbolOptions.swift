@@ -13,11 +13,6 @@ struct SymbolOptions: ParsableArguments {
         """, valueName: "SET"))
     var symbols: SymbolSet = .half
 
-    /// The scaler for frames of this symbol set.
-    func scaler(background: BackgroundMode) -> any FrameScaler {
-        symbols == .half ? AreaAverageScaler() : SymbolScaler(symbols: symbols, background: background)
-    }
-
     /// Octants are Unicode 16: C libraries that predate it give them no width (glibc 2.36's
     /// wcwidth returns -1), so ncurses cannot keep its model of the screen straight; animplay
     /// writes them itself, in any colour mode.

@@ -197,12 +197,12 @@ import AnimatedTestSupport
         var f = KeyReplyFilter()
         let keys = f.filter(codes("a\u{1B}_Gi=7;ENOSPC:no room\u{1B}\\b") + [260], now: 1)
         #expect(keys == codes("ab") + [260])
-        #expect(f.takeKittyReplies() == ["ENOSPC:no room"])
-        #expect(f.takeKittyReplies().isEmpty)
+        #expect(f.takeGraphicsReplies().map(\.message) == ["ENOSPC:no room"])
+        #expect(f.takeGraphicsReplies().isEmpty)
         // Split across reads.
         #expect(f.filter(codes("\u{1B}_Gi=7;EIN"), now: 2).isEmpty)
         #expect(f.filter(codes("VAL\u{1B}\\q"), now: 3) == codes("q"))
-        #expect(f.takeKittyReplies() == ["EINVAL"])
+        #expect(f.takeGraphicsReplies().map(\.message) == ["EINVAL"])
     }
 
     @Test func detectionPolicy() {

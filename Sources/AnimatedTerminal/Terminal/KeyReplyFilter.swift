@@ -12,19 +12,18 @@ package struct KeyReplyFilter: Sendable {
     private var parser = TerminalReplyParser()
     private var lastInput: UInt64 = 0
     package static let staleNanoseconds: UInt64 = 500_000_000
-    /// The kitty graphics replies taken out so far (e.g. "ENOSPC:…" for a refused frame upload),
-    /// with their image ids, for the output to act on; `takeKittyReplies(except:)` empties it.
-    package private(set) var kittyReplies: [(id: UInt32?, message: String)] = []
+    /// The graphics replies taken out so far (kitty's `ESC _ G i=…;message`, e.g. "ENOSPC:…"
+    /// for a refused frame upload), with their image ids, for the output to act on;
+    /// `takeGraphicsReplies()` empties it.
+    package private(set) var graphicsReplies: [(id: UInt32?, message: String)] = []
     /// DA1 replies taken out so far: the probe's late sentinels (see `TerminalProbe.LateReplies`).
     package private(set) var sentinelsSeen = 0
 
     package init() {}
 
-    /// The messages of the kitty graphics replies read since the last call, but for those to
-    /// images in `ignored` (the output's own probes: a late answer to one is no upload error).
-    package mutating func takeKittyReplies(except ignored: Set<UInt32> = []) -> [String] {
-        defer { kittyReplies = [] }
-        return kittyReplies.filter { $0.id.map { !ignored.contains($0) } ?? true }.map(\.message)
+    package mutating func takeGraphicsReplies() -> [(id: UInt32?, message: String)] {
+        defer { graphicsReplies = [] }
+        return graphicsReplies
     }
 
     /// `keys`: one batch of key codes as ncurses delivers them (bytes 0–255 as they came,
@@ -53,7 +52,7 @@ package struct KeyReplyFilter: Sendable {
         }
         // ncurses hands over a lone Esc only after its escape delay: it is the Esc key.
         if parser.isAtLoneEscape { take(parser.finish()) }
-        kittyReplies += replies.prefix(16)
+        graphicsReplies += replies.prefix(16)
         return out
     }
 }

@@ -1,12 +1,12 @@
 import AnimatedCore
-import AnimatedNet
 import AnimatedTerminal
 import ArgumentParser
+import CNcurses
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `--graphics`: how frames reach the terminal, and the choice made before playback starts.
+/// `--graphics`: how frames reach the terminal, and the plan made before playback starts.
 struct GraphicsOptions: ParsableArguments {
     @Option(name: .customLong("graphics"), help: ArgumentHelp(
         "Real pixels or cells: auto (detect the terminal), kitty, sixel, iterm2 or cells.",
@@ -19,57 +19,19 @@ struct GraphicsOptions: ParsableArguments {
         }
     }
 
-    /// What the kitty output needs to start.
-    struct KittySetup {
-        var cell: RenderSize
-        var reportedCell: RenderSize?
-        var tmux: Bool
-    }
-
-    struct Choice {
-        var decision: GraphicsPolicy.Decision
-        /// Set when frames go out as kitty graphics.
-        var kitty: KittySetup?
-        /// Set when frames go out as sixel or iTerm2 inline images.
-        var inline: InlineImageSetup?
-    }
+    /// `--graphics` parsed (validated above).
+    var request: GraphicsRequest { GraphicsRequest(argument: graphicsArgument) ?? .auto }
 
     /// Decides the output: `--graphics`, else the environment, else the terminal's answers.
     /// Prints one warning line (before the screen starts) when graphics were wanted but cannot
-    /// be used, and falls back to cells.
-    func choose(_ report: TerminalReport) -> Choice {
-        let env = Self.environment()
-        let inTmux = env["TMUX"] != nil
-        // Inside tmux, a second DA1 answer means the wrapped queries got through: passthrough
-        // is on. Otherwise ask tmux itself.
-        let passthrough = inTmux && (report.da1Count >= 2 || Self.tmuxAllowsPassthrough())
-        let answers = report.answeredDA1
-            ? TerminalGraphicsAnswers(kittyGraphics: report.kittyGraphics, sixel: report.sixel, version: report.version)
-            : nil
-        let decision = GraphicsPolicy.decide(GraphicsRequest(argument: graphicsArgument) ?? .auto, env: env,
-                                             answers: answers, tmuxPassthrough: passthrough)
-        var choice = Choice(decision: decision, kitty: nil, inline: nil)
-        let reported = report.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
-        switch decision.graphics {
-        case .kitty:
-            guard let cell = KittyOutput.cellSize(fd: 1, reported: reported) else {
-                warn("the terminal reports no cell size in pixels; using cells")
-                choice.decision.graphics = .cells
-                return choice
-            }
-            choice.kitty = KittySetup(cell: cell, reportedCell: reported, tmux: decision.tmux)
-        case .sixel, .iterm2:
-            choice.inline = inlineImageSetup(decision.graphics, report: report)
-            choice.inline?.tmux = decision.tmux
-            if choice.inline == nil { choice.decision.graphics = .cells }
-        case .cells:
-            break
-        }
-        return choice
-    }
-
-    func warn(_ message: String) {
-        TerminalOutput.write(2, "animplay: warning: \(message)\n")
+    /// be used; the plan is then cells.
+    func plan(_ report: TerminalReport, symbols: SymbolSet, kittyMedium: KittyMedium = .direct) -> OutputPlan {
+        let made = OutputPlan.decide(request, report: report, env: Self.environment(),
+                                     tmuxAllowsPassthrough: Self.tmuxAllowsPassthrough,
+                                     windowCell: TerminalOutput.windowCellSize(fd: 1), symbols: symbols,
+                                     kittyMedium: kittyMedium)
+        if let warning = made.warning { TerminalOutput.write(2, "animplay: warning: \(warning)\n") }
+        return made.plan
     }
 
     /// The process environment as a dictionary.

@@ -151,10 +151,9 @@ final class NcursesScreen {
     var sentinelsSeen: Int { replyFilter.sentinelsSeen }
 
     /// kitty graphics replies read among the keys since the last call (upload errors).
-    /// A late answer to a medium probe (whose object is gone by then) is no upload error.
-    func takeKittyReplies() -> [String] {
-        replyFilter.takeKittyReplies(except: [KittyMedium.fileProbeID, KittyMedium.sharedMemoryProbeID])
-    }
+    /// Graphics replies read among the keys since the last call (kitty's upload errors), for
+    /// the output to act on.
+    func takeGraphicsReplies() -> [(id: UInt32?, message: String)] { replyFilter.takeGraphicsReplies() }
 
     /// Hands bytes read before curses started (keys typed during the terminal probe) to the
     /// key reader, in order: ncurses' push-back is a stack, so they go in reversed.

@@ -26,7 +26,7 @@ final class PlaybackLoop {
     let signals: SignalPipe
     /// Where frames go (cells or pixels).
     private(set) var output: any FrameOutput
-    /// The output to use instead if the terminal refuses this one (kitty → cells).
+    /// The output to use instead if the terminal refuses this one (pixels → cells).
     private var fallback: (() -> any FrameOutput)?
     /// Lines to print once the terminal is restored.
     private(set) var warnings: [String] = []
@@ -100,7 +100,8 @@ final class PlaybackLoop {
             // 3. Sleep until the deadline, a key or a signal.
             wait(until: update.nextDeadline)
             let keys = screen.readKeys()
-            if let error = screen.takeKittyReplies().first(where: { $0 != "OK" }) { fallBack(because: error) }
+            output.accept(replies: screen.takeGraphicsReplies())
+            if let failure = output.failure { fallBack(because: failure) }
             for action in KeyMap.actions(for: keys) {
                 if action == .quit { return .quit }
                 if fileLabel != nil && action == .nextFile { return .nextFile }
@@ -150,7 +151,7 @@ final class PlaybackLoop {
         redraw()
     }
 
-    /// The terminal refused the output (a kitty error reply): delete what it holds, go on in
+    /// The terminal refused the output (an error reply): delete what it holds, go on in
     /// cells from the same place (the player prepares frames for the new output), and say so
     /// once the terminal is restored.
     private func fallBack(because reason: String) {

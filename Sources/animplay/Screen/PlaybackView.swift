@@ -19,8 +19,10 @@ import Glibc
 /// true and it never overwrites the image (it only writes cells that change in its own model).
 /// Whenever ncurses repaints the whole screen (first frame, resize, resume after Ctrl-Z) the
 /// image is invalidated and rewritten in full.
-final class PlaybackView {
+final class PlaybackView: CellScreen {
     let screen: NcursesScreen
+    var rows: Int { screen.rows }
+    var columns: Int { screen.columns }
     let mode: ColorMode
     let path: CellPath
     private let shown = CellGrid()          // what is on the terminal

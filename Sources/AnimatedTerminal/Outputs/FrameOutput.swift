@@ -1,10 +1,8 @@
 import AnimatedCore
-import AnimatedNet
-import AnimatedTerminal
 
 /// What goes to the terminal during playback: one implementation per way of showing pixels
-/// (`CellOutput`: half-block cells; `KittyOutput`: real pixels; sixel and iTerm2 follow on the
-/// same interface).
+/// (`CellOutput`: cells; `KittyOutput`: kitty graphics; `InlineImageOutput`: sixel and
+/// iTerm2), each built by `OutputPlan.build` and writing to a `TerminalSink`.
 ///
 /// An output works on both of the player's threads:
 /// - `preparer` runs on the frame buffer's producer thread. It scales each composited canvas to
@@ -14,11 +12,12 @@ import AnimatedTerminal
 /// - everything else runs on the display thread and only writes: `show` takes the frame due,
 ///   `present` puts it and the status line on screen.
 ///
-/// Adding an output: a `FrameScaler` that prepares its frames (in AnimatedCore when it is pure
-/// encoding, so tests can parse it back), a class conforming to this protocol that writes them,
-/// its case in `GraphicsOptions.choose` (after `GraphicsPolicy` picked the protocol), and where
-/// `Play.play()` builds the output (with cells as its `fallback`).
-protocol FrameOutput: AnyObject {
+/// A still image is the same output: `show` frame 0, then `printLast`.
+///
+/// Adding an output: a `FrameScaler` that prepares its frames, a class conforming to this
+/// protocol that writes them, and its case in `OutputPlan` (decided in `OutputPlan.decide`,
+/// built in `OutputPlan.build`).
+public protocol FrameOutput: AnyObject {
     /// Pixels per character cell: layouts are computed in these (1×2 for half blocks).
     var cell: RenderSize { get }
     /// Prepares frames on the producer thread (give it to `Player`).
@@ -34,6 +33,9 @@ protocol FrameOutput: AnyObject {
     func invalidate()
     /// Re-reads the cell size after a resize; true if it changed (the layout must be redone).
     func syncCellSize() -> Bool
+    /// Graphics replies the key reader took out of the input (kitty's `ESC _ G i=…;message`):
+    /// an output that sent the commands acts on them (an error sets `failure`).
+    func accept(replies: [(id: UInt32?, message: String)])
     /// A few words for the status line about what the terminal holds (nil: nothing to say).
     var statusNote: String? { get }
     /// A terminal error that makes this output unusable (the loop then falls back to cells).
@@ -42,10 +44,12 @@ protocol FrameOutput: AnyObject {
     var failureSubject: String { get }
     /// Before the screen is restored: removes what should not outlive playback.
     func leave()
-    /// After the screen is restored: prints the last frame at the cursor (like `cat`).
+    /// After the screen is restored (or for a still, without a screen): prints the last frame
+    /// at the cursor, like `cat`.
     func printLast()
 }
 
 extension FrameOutput {
-    var failureSubject: String { "the graphics output failed" }
+    public var failureSubject: String { "the graphics output failed" }
+    public func accept(replies: [(id: UInt32?, message: String)]) {}
 }

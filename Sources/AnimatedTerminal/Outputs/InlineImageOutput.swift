@@ -1,10 +1,4 @@
 import AnimatedCore
-import AnimatedNet
-import AnimatedTerminal
-import CNcurses
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Real pixels as inline images that the terminal paints into the cells under the cursor:
 /// sixel (`DCS q … ST`) and iTerm2 (`OSC 1337 ; File=…`). Each frame is a whole composited
@@ -15,72 +9,72 @@ import Glibc
 ///
 /// Synchronized output (2026) keeps a frame from tearing where the terminal supports it (and
 /// is ignored elsewhere). The image never reaches the bottom row (the layout keeps a spare row,
-/// see `Play.makeLayout`): a sixel image leaves the cursor below itself, and on the last row
+/// see the CLI's `Play.layoutFunction`): a sixel image leaves the cursor below itself, and on the last row
 /// that scrolls the screen, shifting every later frame (timg #166).
 ///
 /// ncurses is told nothing about the image (it presents an empty grid, as for kitty): it only
 /// writes the status line and clears the screen on a new layout, after which the frame is sent
 /// again. When the terminal is not ready for more (output would block), the frame due is
 /// skipped, never queued: the next one due is sent when it is.
-final class InlineImageOutput: FrameOutput {
-    enum Kind: String { case sixel, iterm2 }
-    let kind: Kind
-    let screen: NcursesScreen
-    let view: PlaybackView
-    let preparer: any FrameScaler
-    private(set) var cell: RenderSize
-    private let reportedCell: RenderSize?
+public final class InlineImageOutput: FrameOutput {
+    public enum Kind: String, Sendable { case sixel, iterm2 }
+    public let kind: Kind
+    /// The status line and clears (nil for a still).
+    let screen: (any CellScreen)?
+    let sink: any TerminalSink
+    public let preparer: any FrameScaler
+    /// Cell size, tmux passthrough (each image is wrapped; the cursor moves stay tmux's own).
+    public let terminal: TerminalInfo
+    public private(set) var cell: RenderSize
     private var current: ScaledFrame?
     /// What the terminal shows: frame (index, size) at a layout.
     private var drawn: (index: Int, size: RenderSize, layout: RenderLayout)?
     private var placedAt: RenderLayout?
-    private(set) var skipped = 0
-    /// Inside tmux: each image goes through passthrough (the cursor moves stay tmux's own).
-    let tmux: Bool
+    public private(set) var skipped = 0
     private let empty = CellGrid()
-    var hasFrame: Bool { current != nil }
+    public var hasFrame: Bool { current != nil }
     /// Set when a frame came without an image (the encoder failed: out of memory).
-    private(set) var failure: String?
-    var failureSubject: String { "the \(kind.rawValue) output failed" }
+    public private(set) var failure: String?
+    public var failureSubject: String { "the \(kind.rawValue) output failed" }
 
-    init(kind: Kind, screen: NcursesScreen, view: PlaybackView, cell: RenderSize, reportedCell: RenderSize?,
-         tmux: Bool = false, preparer: any FrameScaler) {
-        self.kind = kind; self.screen = screen; self.view = view; self.cell = cell; self.tmux = tmux
-        self.reportedCell = reportedCell; self.preparer = preparer
+    public init(kind: Kind, screen: (any CellScreen)?, sink: any TerminalSink, terminal: TerminalInfo,
+                preparer: any FrameScaler) {
+        self.kind = kind; self.screen = screen; self.sink = sink; self.terminal = terminal
+        self.cell = terminal.cell; self.preparer = preparer
     }
 
-    func syncCellSize() -> Bool {
-        guard let now = KittyOutput.cellSize(fd: screen.outputFD, reported: reportedCell), now != cell else { return false }
+    public func syncCellSize() -> Bool {
+        guard let now = terminal.currentCell(window: sink.windowCellSize), now != cell else { return false }
         cell = now
         return true
     }
 
-    func show(_ frame: ScaledFrame) {
+    public func show(_ frame: ScaledFrame) {
         if frame.payload.isEmpty { failure = "frame \(frame.index + 1) could not be encoded"; return }
         current = frame
     }
 
-    func invalidate() {
-        view.invalidate()
+    public func invalidate() {
+        screen?.invalidate()
         placedAt = nil
         drawn = nil
     }
 
-    var statusNote: String? { skipped > 0 ? "\(kind.rawValue): \(skipped) skipped (terminal busy)" : nil }
+    public var statusNote: String? { skipped > 0 ? "\(kind.rawValue): \(skipped) skipped (terminal busy)" : nil }
 
-    func present(at layout: RenderLayout, status: String?) {
-        view.present(empty, at: layout, status: status)   // ncurses: status line, clears
+    public func present(at layout: RenderLayout, status: String?) {
+        screen?.present(empty, at: layout, status: status)   // the text screen: status line, clears
         if placedAt != layout { placedAt = layout; drawn = nil }
         guard let frame = current, !frame.payload.isEmpty else { return }
         if let d = drawn, d.index == frame.index, d.size == frame.size, d.layout == layout { return }
-        guard Self.writable(screen.outputFD) else { skipped += 1; return }
+        guard sink.isWritable else { skipped += 1; return }
         var out = Array("\u{1B}[?2026h".utf8)
-        out += screen.saveCursor
+        out += sink.saveCursor
         out += Array("\u{1B}[\(layout.row + 1);\(layout.column + 1)H".utf8)
         out += image(frame, layout: layout, moveCursor: false)
-        out += screen.restoreCursor
+        out += sink.restoreCursor
         out += Array("\u{1B}[?2026l".utf8)
-        TerminalOutput.write(screen.outputFD, out)
+        sink.write(out)
         drawn = (frame.index, frame.size, layout)
     }
 
@@ -93,24 +87,18 @@ final class InlineImageOutput: FrameOutput {
             bytes = ITermImageEncoder.sequence(payload: frame.payload, columns: layout.columns, rows: layout.rows,
                                                moveCursor: moveCursor)
         }
-        return tmux ? TerminalQueries.tmuxPassthrough(bytes) : bytes
+        return terminal.wrap(bytes)
     }
 
     /// Inline images live in the alternate screen's cells: leaving it removes them.
-    func leave() {}
+    public func leave() {}
 
     /// The last frame at the cursor in the normal screen, like `cat`: the terminal moves the
     /// cursor below the image (scrolling as needed).
-    func printLast() {
+    public func printLast() {
         guard let frame = current, !frame.payload.isEmpty else { return }
         var out = image(frame, layout: RenderLayout(size: frame.size, row: 0, column: 0, cell: cell), moveCursor: true)
         out += Array("\r\n".utf8)
-        TerminalOutput.write(1, out)
-    }
-
-    /// True when the terminal takes more output now (poll with no wait).
-    static func writable(_ fd: Int32) -> Bool {
-        var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        return poll(&pfd, 1, 0) > 0 && pfd.revents & Int16(POLLOUT) != 0
+        sink.write(out)
     }
 }

@@ -1,9 +1,8 @@
 import AnimatedCore
-import AnimatedNet
-import AnimatedTerminal
-import CNcurses
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Real pixels through the kitty graphics protocol, client-driven: one image whose frames are
@@ -18,69 +17,70 @@ import Glibc
 /// The terminal's contents are unknown after a resize, a resume or a re-layout (ncurses clears
 /// the screen, and kitty drops images from a cleared screen): the image is deleted and built
 /// again from the frame on screen, the others being uploaded again as they come.
-final class KittyOutput: FrameOutput {
-    let screen: NcursesScreen
-    let view: PlaybackView
-    let preparer: any FrameScaler
+///
+/// kitty's replies are this output's own: an upload error (`ENOSPC`, say) among the keys makes
+/// it `failure`, and the loop goes on in cells.
+public final class KittyOutput: FrameOutput {
+    /// The status line and clears (nil for a still).
+    let screen: (any CellScreen)?
+    let sink: any TerminalSink
+    public let preparer: any FrameScaler
+    public let terminal: TerminalInfo
     /// The frames the terminal holds and the commands to show one.
     private(set) var animation: KittyAnimation
-    private(set) var cell: RenderSize
-    /// Cell size when the kernel does not know it (the terminal's answer to `CSI 16 t`).
-    private let reportedCell: RenderSize?
+    public private(set) var cell: RenderSize
     private var current: ScaledFrame?
     private var placedAt: RenderLayout?
     private let empty = CellGrid()
-    var hasFrame: Bool { current != nil }
-    var failureSubject: String { "the terminal refused kitty graphics" }
-    var failure: String? { nil }
+    public var hasFrame: Bool { current != nil }
+    public var failureSubject: String { "the terminal refused kitty graphics" }
+    public private(set) var failure: String?
 
-    init(screen: NcursesScreen, view: PlaybackView, cell: RenderSize, reportedCell: RenderSize?,
-         tmux: Bool, medium: KittyMedium = .direct, preparer: any FrameScaler = KittyFramePreparer()) {
-        self.screen = screen; self.view = view; self.cell = cell; self.reportedCell = reportedCell
+    /// `preparer` is what `OutputPlan.build` made for `medium` (it compresses only inline payloads).
+    public init(screen: (any CellScreen)?, sink: any TerminalSink, terminal: TerminalInfo,
+                medium: KittyMedium = .direct, preparer: KittyFramePreparer = KittyFramePreparer()) {
+        self.screen = screen; self.sink = sink; self.terminal = terminal; self.cell = terminal.cell
         self.preparer = preparer
         // Image id: fixed per process, non-zero, unlikely to meet another program's ids.
         let id: UInt32 = 0x4150_0000 | (UInt32(truncatingIfNeeded: getpid()) & 0xFFFF)
-        var graphics = KittyGraphics(tmux: tmux)
-        // The preparer made for `medium` compresses only inline payloads.
-        graphics.compressed = (preparer as? KittyFramePreparer)?.compress ?? true
+        var graphics = KittyGraphics(tmux: terminal.tmuxPassthrough)
+        graphics.compressed = preparer.compress
         animation = KittyAnimation(id: id, graphics: graphics, stager: KittyStager(medium: medium))
     }
 
-    /// The terminal's cell size in pixels: the kernel's window size in pixels divided by its
-    /// size in cells, else what the terminal reported; nil when neither is known.
-    static func cellSize(fd: Int32, reported: RenderSize?) -> RenderSize? {
-        var xp: Int32 = 0, yp: Int32 = 0, r: Int32 = 0, c: Int32 = 0
-        if animplay_window_pixels(fd, &xp, &yp, &r, &c) != 0, xp > 0, yp > 0, r > 0, c > 0,
-           xp / c > 0, yp / r > 0 {
-            return RenderSize(width: Int(xp / c), height: Int(yp / r))
-        }
-        return reported
-    }
-
-    func syncCellSize() -> Bool {
-        guard let now = Self.cellSize(fd: screen.outputFD, reported: reportedCell), now != cell else { return false }
+    public func syncCellSize() -> Bool {
+        guard let now = terminal.currentCell(window: sink.windowCellSize), now != cell else { return false }
         cell = now
         return true
     }
 
-    func show(_ frame: ScaledFrame) { current = frame }
+    public func show(_ frame: ScaledFrame) { current = frame }
 
-    func invalidate() {
-        view.invalidate()
+    public func invalidate() {
+        screen?.invalidate()
         placedAt = nil
     }
 
+    /// The first error among the replies (a late answer to a medium probe, whose object is gone
+    /// by then, is no upload error).
+    public func accept(replies: [(id: UInt32?, message: String)]) {
+        let probes: Set<UInt32> = [KittyMedium.fileProbeID, KittyMedium.sharedMemoryProbeID]
+        if failure == nil, let error = replies.first(where: { r in r.message != "OK" && !(r.id.map(probes.contains) ?? false) }) {
+            failure = error.message
+        }
+    }
+
     /// What `--status` says: how many frames the terminal holds.
-    var statusNote: String? {
+    public var statusNote: String? {
         guard animation.imageSize != nil else { return nil }
         return animation.streams ? "kitty: \(animation.heldCount) frames held, rest streamed" : "kitty: \(animation.heldCount) frames held"
     }
 
-    func present(at layout: RenderLayout, status: String?) {
-        // ncurses first: the status line, and a cleared screen when the layout changed.
-        view.present(empty, at: layout, status: status)
+    public func present(at layout: RenderLayout, status: String?) {
+        // The text screen first: the status line, and a cleared screen when the layout changed.
+        screen?.present(empty, at: layout, status: status)
         guard let frame = current, !frame.payload.isEmpty else { return }
-        var out: [UInt8] = screen.saveCursor
+        var out: [UInt8] = sink.saveCursor
         if placedAt != layout {
             // New place or unknown screen: start the image again from this frame.
             animation.delete(to: &out)
@@ -89,24 +89,24 @@ final class KittyOutput: FrameOutput {
         let start = out.count
         animation.show(frame, cursor: Array("\u{1B}[\(layout.row + 1);\(layout.column + 1)H".utf8), to: &out)
         guard out.count > start else { return }
-        out += screen.restoreCursor
-        TerminalOutput.write(screen.outputFD, out)
+        out += sink.restoreCursor
+        sink.write(out)
     }
 
     /// Deletes the image and every frame it holds (the last frame is printed again by
     /// `printLast` into the normal screen, where it stays).
-    func leave() {
+    public func leave() {
         var out: [UInt8] = []
         animation.delete(to: &out)
-        if !out.isEmpty { TerminalOutput.write(screen.outputFD, out) }
+        if !out.isEmpty { sink.write(out) }
     }
 
-    func printLast() {
+    public func printLast() {
         guard let frame = current, !frame.payload.isEmpty else { return }
         var out: [UInt8] = []
         let (graphics, payload) = animation.transmission(frame.payload)
         graphics.transmitStill(size: frame.size, payload: payload, to: &out)
         out += [0x0D, 0x0A]
-        TerminalOutput.write(1, out)
+        sink.write(out)
     }
 }

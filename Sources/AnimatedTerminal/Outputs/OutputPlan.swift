@@ -1,0 +1,123 @@
+import AnimatedCore
+
+/// How frames reach the terminal: the output, and what it needs to know about the terminal.
+/// Decided once (`decide`: the options, the environment and the terminal's answers), built
+/// once (`build`: one switch makes the preparer and the output). Everything after that —
+/// the playback loop, the key filter, a still image — knows no output by name.
+public enum OutputPlan: Sendable, Equatable {
+    /// Text cells of `SymbolSet` glyphs. The colour mode is the screen's to choose (its
+    /// terminfo facts, known once it starts): `build` takes it.
+    case cells(SymbolSet)
+    /// kitty graphics, frames uploaded through `KittyMedium`.
+    case kitty(TerminalInfo, KittyMedium)
+    /// Sixel images.
+    case sixel(TerminalInfo)
+    /// iTerm2 inline images (OSC 1337).
+    case iterm2(TerminalInfo)
+
+    /// The terminal facts of a pixel output (nil for cells).
+    public var terminal: TerminalInfo? {
+        switch self {
+        case .cells: nil
+        case .kitty(let t, _), .sixel(let t), .iterm2(let t): t
+        }
+    }
+
+    /// Pixels per cell to lay frames out in.
+    public var cell: RenderSize { terminal?.cell ?? RenderLayout.halfBlockCell }
+
+    /// Images the terminal paints below the cursor (sixel, iTerm2) keep off the screen's last
+    /// row: written there, they would scroll the screen.
+    public var needsSpareRow: Bool {
+        switch self {
+        case .sixel, .iterm2: true
+        case .cells, .kitty: false
+        }
+    }
+
+    /// Where this plan falls back to when the terminal refuses it (pixels → cells).
+    public var isPixels: Bool { terminal != nil }
+
+    /// The choice and, when graphics were wanted but cannot be used, the one warning to print
+    /// (before the screen starts). `windowCell`: the kernel's cell size in pixels, if known.
+    package static func decide(_ request: GraphicsRequest, report: TerminalReport, env: [String: String],
+                               tmuxAllowsPassthrough: () -> Bool, windowCell: RenderSize?,
+                               symbols: SymbolSet, kittyMedium: KittyMedium = .direct)
+        -> (plan: OutputPlan, decision: GraphicsPolicy.Decision, warning: String?) {
+        let inTmux = env["TMUX"] != nil
+        // Inside tmux, a second DA1 answer means the wrapped queries got through: passthrough
+        // is on. Otherwise ask tmux itself.
+        let passthrough = inTmux && (report.da1Count >= 2 || tmuxAllowsPassthrough())
+        let answers = report.answeredDA1
+            ? TerminalGraphicsAnswers(kittyGraphics: report.kittyGraphics, sixel: report.sixel, version: report.version)
+            : nil
+        var decision = GraphicsPolicy.decide(request, env: env, answers: answers, tmuxPassthrough: passthrough)
+        let wanted = decision.graphics
+        guard wanted != .cells else { return (.cells(symbols), decision, nil) }
+        let reported = report.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
+        guard let cell = windowCell ?? reported else {
+            decision.graphics = .cells
+            let warning = wanted == .kitty ? "the terminal reports no cell size in pixels; using cells"
+                                           : "the terminal does not report its cell size in pixels; using cells"
+            return (.cells(symbols), decision, warning)
+        }
+        let registers = max(2, min(256, report.colorRegisters ?? TerminalInfo.defaultRegisters))
+        let info = TerminalInfo(cell: cell, reportedCell: reported, tmuxPassthrough: decision.tmux,
+                                colorRegisters: registers)
+        switch decision.graphics {
+        case .kitty: return (.kitty(info, kittyMedium), decision, nil)
+        case .sixel: return (.sixel(info), decision, nil)
+        case .iterm2: return (.iterm2(info), decision, nil)
+        case .cells: return (.cells(symbols), decision, nil)
+        }
+    }
+
+    /// What the cells need besides the plan: their renderer's settings. `scaler`: the cells'
+    /// preparer (half blocks: area average; finer symbols: the glyph chooser).
+    public struct CellSettings {
+        public var mode: ColorMode
+        public var dither: DitherMode
+        public var palette16: [RGBColor]?
+        public init(mode: ColorMode, dither: DitherMode = .none, palette16: [RGBColor]? = nil) {
+            self.mode = mode; self.dither = dither; self.palette16 = palette16
+        }
+    }
+
+    /// The cells' frame preparer for `symbols`.
+    public static func cellPreparer(_ symbols: SymbolSet, background: BackgroundMode) -> any FrameScaler {
+        symbols == .half ? AreaAverageScaler() : SymbolScaler(symbols: symbols, background: background)
+    }
+
+    /// The one switch: the preparer (give it to the `Player` before the screen starts) and a
+    /// function that makes the output once the screen is up (`screen` nil: a still, printed
+    /// with `printLast`).
+    public func build(background: BackgroundMode)
+        -> (preparer: any FrameScaler,
+            output: (_ screen: (any CellScreen)?, _ sink: any TerminalSink, _ cells: CellSettings) -> any FrameOutput) {
+        switch self {
+        case .cells(let symbols):
+            let preparer = Self.cellPreparer(symbols, background: background)
+            return (preparer, { screen, sink, cells in
+                CellOutput(screen: screen, sink: sink,
+                           renderer: CellRenderer(mode: cells.mode, background: background, dither: cells.dither,
+                                                  palette16: cells.palette16),
+                           mode: cells.mode, preparer: preparer)
+            })
+        case .kitty(let terminal, let medium):
+            let preparer = KittyFramePreparer(background: background, medium: medium)
+            return (preparer, { screen, sink, _ in
+                KittyOutput(screen: screen, sink: sink, terminal: terminal, medium: medium, preparer: preparer)
+            })
+        case .sixel(let terminal):
+            let preparer = SixelFramePreparer(registers: terminal.colorRegisters, background: background)
+            return (preparer, { screen, sink, _ in
+                InlineImageOutput(kind: .sixel, screen: screen, sink: sink, terminal: terminal, preparer: preparer)
+            })
+        case .iterm2(let terminal):
+            let preparer = ITermFramePreparer(background: background)
+            return (preparer, { screen, sink, _ in
+                InlineImageOutput(kind: .iterm2, screen: screen, sink: sink, terminal: terminal, preparer: preparer)
+            })
+        }
+    }
+}

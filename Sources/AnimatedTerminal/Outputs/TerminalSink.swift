@@ -1,0 +1,80 @@
+import AnimatedCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where an output's bytes go: the terminal in the CLI, a recording in tests. Outputs write
+/// through this and never to a file descriptor, so they can be checked without a terminal.
+public protocol TerminalSink: AnyObject {
+    /// Writes all of `bytes` (or gives up silently when the terminal is gone: no one is left to tell).
+    func write(_ bytes: [UInt8])
+    /// Saves the cursor and attributes (DECSC, or terminfo's `sc`); empty when the terminal has none.
+    var saveCursor: [UInt8] { get }
+    /// Restores what `saveCursor` saved.
+    var restoreCursor: [UInt8] { get }
+    /// True when the terminal takes more output now (a frame due is skipped, never queued, when not).
+    var isWritable: Bool { get }
+    /// The cell size in pixels the window says now (its size in pixels over its size in
+    /// cells); nil when the kernel does not know it.
+    var windowCellSize: RenderSize? { get }
+}
+
+/// A terminal on a file descriptor, without curses: writes with `writeAll`, asks `poll` whether
+/// it is writable. `windowCellSize` is what `cellSize` returns (the CLI asks the kernel
+/// through its ncurses shim).
+public final class FileDescriptorSink: TerminalSink {
+    public let fd: Int32
+    public let saveCursor: [UInt8]
+    public let restoreCursor: [UInt8]
+    private let cellSize: () -> RenderSize?
+
+    public init(fd: Int32, saveCursor: [UInt8] = Array("\u{1B}7".utf8), restoreCursor: [UInt8] = Array("\u{1B}8".utf8),
+                cellSize: @escaping () -> RenderSize? = { nil }) {
+        self.fd = fd; self.saveCursor = saveCursor; self.restoreCursor = restoreCursor; self.cellSize = cellSize
+    }
+
+    public func write(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { writeAll(fd, $0) }
+    }
+
+    public var isWritable: Bool {
+        var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        return poll(&pfd, 1, 0) > 0 && pfd.revents & Int16(POLLOUT) != 0
+    }
+
+    public var windowCellSize: RenderSize? { cellSize() }
+}
+
+/// What the pixel outputs need to know about the terminal (as chafa's `ChafaTermInfo`): its
+/// cell size in pixels, whether images must pass through tmux, how many sixel colour
+/// registers it has. Made once, by `OutputPlan.decide`.
+public struct TerminalInfo: Sendable, Equatable {
+    /// Pixels per cell when playback starts.
+    public var cell: RenderSize
+    /// What the terminal answered to `CSI 16 t`: the cell size when the kernel does not know it.
+    public var reportedCell: RenderSize?
+    /// Inside tmux with passthrough: each image is wrapped for tmux to hand on.
+    public var tmuxPassthrough: Bool
+    /// Sixel colour registers (XTSMGRAPHICS's answer, 2–256).
+    public var colorRegisters: Int
+
+    public init(cell: RenderSize, reportedCell: RenderSize? = nil, tmuxPassthrough: Bool = false,
+                colorRegisters: Int = TerminalInfo.defaultRegisters) {
+        self.cell = cell; self.reportedCell = reportedCell; self.tmuxPassthrough = tmuxPassthrough
+        self.colorRegisters = colorRegisters
+    }
+
+    /// Sixel colour registers assumed when the terminal does not answer XTSMGRAPHICS (xterm,
+    /// foot, WezTerm and mlterm all have at least 256).
+    public static let defaultRegisters = 256
+
+    /// The cell size now: the window's, else the reported one.
+    public func currentCell(window: RenderSize?) -> RenderSize? { window ?? reportedCell }
+
+    /// `bytes` as the terminal must receive them (wrapped for tmux passthrough when inside tmux).
+    public func wrap(_ bytes: [UInt8]) -> [UInt8] {
+        tmuxPassthrough ? TerminalQueries.tmuxPassthrough(bytes) : bytes
+    }
+}

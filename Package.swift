@@ -38,12 +38,14 @@ let package = Package(
         // libcurl is loaded with dlopen on the first URL (see its shim.h): headers only here.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
+        // openat and the registry of partial cache files removed on signals and exit.
+        .target(name: "CFileGuard", path: "Sources/CFileGuard"),
         .target(
             name: "AnimatedCore",
             dependencies: ["CGIF", "CPNG", "CWebP"]
         ),
         .target(name: "AnimatedTerminal", dependencies: ["AnimatedCore", "CPNG", "CZlib", "CSixel"]),
-        .target(name: "AnimatedNet", dependencies: ["AnimatedCore", "CCurl", "CZlib"]),
+        .target(name: "AnimatedNet", dependencies: ["AnimatedCore", "CCurl", "CZlib", "CFileGuard"]),
         .executableTarget(
             name: "animplay",
             dependencies: [

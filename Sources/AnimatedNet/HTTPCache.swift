@@ -1,3 +1,4 @@
+import CFileGuard
 import CZlib
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +26,26 @@ public struct CacheMetadata: Sendable, Equatable {
 
     /// Cache-Control directives: max-age in seconds, no-store, no-cache. (s-maxage is for
     /// shared caches, which this private one is not: ignored, RFC 9111 §5.2.2.10.)
-    public var maxAge: Int? { (directive("max-age") ?? nil).flatMap { Int($0) } }
+    public var maxAge: Int? { (directive("max-age") ?? nil).flatMap { Self.deltaSeconds($0) } }
+
+    /// The largest number of seconds anything here counts (RFC 9111 §1.2.2: a larger
+    /// delta-seconds, or a calculation that would overflow, counts as 2^31).
+    public static let maxSeconds = 1 << 31
+
+    /// A delta-seconds value (digits only), saturated at `maxSeconds`; nil when not one.
+    public static func deltaSeconds(_ text: some StringProtocol) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        var v = 0
+        for c in text.utf8 { v = min(v * 10 + Int(c - 0x30), maxSeconds) }
+        return v
+    }
+
+    /// A count (sizes, Unix seconds) in an entry's header: digits only, nil past `limit`.
+    static func count(_ text: some StringProtocol, limit: Int) -> Int? {
+        guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+              let v = Int(text), v <= limit else { return nil }
+        return v
+    }
     public var noStore: Bool { directive("no-store") != nil }
     public var noCache: Bool { directive("no-cache") != nil }
     /// The server forbids showing a stale copy before it has confirmed it (no-cache,
@@ -44,14 +64,16 @@ public struct CacheMetadata: Sendable, Equatable {
         if let maxAge { return max(0, maxAge) }
         guard let expires else { return nil }
         guard let until = HTTPDate.parse(expires) else { return 0 }
-        return max(0, until - (date.flatMap(HTTPDate.parse) ?? storedAt))
+        return min(max(0, until - (date.flatMap(HTTPDate.parse) ?? storedAt)), Self.maxSeconds)
     }
 
     /// Usable without asking the server: younger than its freshness lifetime, counting the
     /// Age it arrived with.
     public func isFresh(now: Int) -> Bool {
         guard !noCache, let lifetime = freshnessLifetime else { return false }
-        return now - storedAt + max(0, age ?? 0) < lifetime
+        // Every term is clamped (storedAt when read, age to maxSeconds): no overflow.
+        let elapsed = max(0, now - storedAt)
+        return elapsed + min(max(0, age ?? 0), Self.maxSeconds) < lifetime
     }
 
     private func directive(_ name: String) -> String?? {
@@ -73,6 +95,10 @@ public struct CacheMetadata: Sendable, Equatable {
 /// its entry's descriptor, so eviction by another process never pulls bytes from under it.
 /// Least recently used entries (file mtime, touched on every hit) go first past `maxBytes`.
 ///
+/// Other users cannot reach in: the folder must be this user's and writable by nobody else
+/// (`CacheFolder`: else the cache is not used, see `problem()`), and every file is opened
+/// without following links. URLs are keyed and stored with their password masked (`URLText`).
+///
 /// A memory layer in front of the disk keeps the bytes of recent entries (up to
 /// `memoryMaxBytes` in all, per process), so that opening the same URL again in one process
 /// reads neither the body nor its hash from disk; the disk entry's header still decides
@@ -86,6 +112,8 @@ public final class HTTPCache: Sendable {
     /// Version 2: the body's check is a CRC-32 (version 1's FNV-1a entries read as damaged and
     /// are fetched again once).
     private static let magic = "animplay-cache 2"
+    /// The longest entry header read back; a longer one (a huge ETag or URL) is not stored.
+    public static let maxHeaderBytes = 1 << 20
 
     /// Bytes of bodies kept in memory per process; entries larger than a quarter of it are not.
     public static let memoryMaxBytes = 64 << 20
@@ -112,7 +140,7 @@ public final class HTTPCache: Sendable {
 
     /// Drops a URL's body from memory (tests).
     static func forget(_ url: String) {
-        memory.withLock { _ = $0.removeValue(forKey: url) }
+        memory.withLock { _ = $0.removeValue(forKey: URLText.masked(url)) }
     }
 
     static func recall(_ url: String, hash: UInt64, size: Int) -> [UInt8]? {
@@ -141,12 +169,21 @@ public final class HTTPCache: Sendable {
         return nil
     }
 
-    private var entries: String { directory + "/entries" }
-    private var temporary: String { directory + "/tmp" }
-
-    func path(for url: String) -> String {
-        entries + "/" + hex(fnv1a(Array(url.utf8))) + ".entry"
+    /// Why the folder cannot be used (then every operation is a miss or does nothing); nil
+    /// when it can. Creates it if missing.
+    public func problem() -> CacheFolderProblem? {
+        if case .failure(let p) = CacheFolder.open(directory) { return p }
+        return nil
     }
+
+    private func folder() -> CacheFolder? { try? CacheFolder.open(directory).get() }
+
+    /// The entry's file name: FNV-1a 64 of the URL with its password masked.
+    func name(for url: String) -> String {
+        hex(fnv1a(Array(URLText.masked(url).utf8))) + ".entry"
+    }
+
+    func path(for url: String) -> String { directory + "/entries/" + name(for: url) }
 
     // MARK: reading
 
@@ -161,38 +198,39 @@ public final class HTTPCache: Sendable {
     /// `lockBudgetSeconds` (stopped or hung while holding it: nobody holds it that long
     /// otherwise), `busy` is called and the answer is a miss.
     public func lookup(_ url: String, busy: (() -> Void)? = nil) -> Hit? {
-        guard ensureDirectories() else { return nil }
-        let locked: (Int32, CacheMetadata, Int)?? = withLock(budget: Self.lockBudgetSeconds) {
-            let p = path(for: url)
-            let fd = open(p, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { return nil }
-            guard let (meta, offset) = readHeader(fd), meta.url == url else {
-                close(fd); unlink(p); return nil
+        guard let f = folder() else { return nil }
+        let key = URLText.masked(url), name = name(for: url)
+        let locked: (Int32, CacheMetadata, Int)?? = withLock(f, budget: Self.lockBudgetSeconds) {
+            guard let fd = f.openFile(f.entries, name) else { return nil }
+            guard let (meta, offset) = readHeader(fd), meta.url == key else {
+                close(fd); f.remove(f.entries, name); return nil
             }
             var st = stat()
             guard fstat(fd, &st) == 0, Int(st.st_size) - offset == meta.size else {
-                close(fd); unlink(p); return nil
+                close(fd); f.remove(f.entries, name); return nil
             }
             _ = futimens(fd, nil)     // least recently used = oldest mtime
             return (fd, meta, offset)
         }
         guard let found = locked else { busy?(); return nil }
         guard let (fd, meta, offset) = found else { return nil }
-        if let bytes = Self.recall(url, hash: meta.hash, size: meta.size) {
+        if let bytes = Self.recall(key, hash: meta.hash, size: meta.size) {
             close(fd)
-            return Hit(metadata: meta, source: ByteSource(bytes: bytes, name: url))
+            return Hit(metadata: meta, source: ByteSource(bytes: bytes, name: key))
         }
-        let source = ByteSource(fd: fd, offset: offset, count: meta.size, name: url)
+        let source = ByteSource(fd: fd, offset: offset, count: meta.size, name: key)
         guard (try? hashOf(source)) == meta.hash else {
-            withLock { () -> Void in
+            _ = withLock(f, budget: Self.lockBudgetSeconds) { () -> Void in
                 // Remove it only if it is still the damaged file we read.
                 var a = stat(), b = stat()
-                if fstat(fd, &a) == 0, stat(path(for: url), &b) == 0, a.st_ino == b.st_ino { unlink(path(for: url)) }
+                if fstat(fd, &a) == 0, fstatat(f.entries, name, &b, AT_SYMLINK_NOFOLLOW) == 0, a.st_ino == b.st_ino {
+                    f.remove(f.entries, name)
+                }
             }
             return nil
         }
         if keepsBodiesInMemory, meta.size <= Self.memoryMaxBytes / 4, let bytes = try? source.allBytes() {
-            Self.remember(url, bytes: bytes, hash: meta.hash)
+            Self.remember(key, bytes: bytes, hash: meta.hash)
         }
         return Hit(metadata: meta, source: source)
     }
@@ -201,22 +239,24 @@ public final class HTTPCache: Sendable {
 
     /// Stores the finished download in `spool` for `url`; true if it was. A response that
     /// says no-store, or larger than the cache, is not stored and removes an older entry (which
-    /// it replaces: that one is no longer current).
+    /// it replaces: that one is no longer current). Nor is one whose header values hold
+    /// control characters (a CR in an ETag would split the next request's header) or whose
+    /// metadata would be longer than `maxHeaderBytes` (it could not be read back).
     @discardableResult
     public func store(url: String, response: HTTPResponse, spool: SpoolBuffer) -> Bool {
-        var meta = CacheMetadata(url: url, etag: response.etag, lastModified: response.lastModified,
+        var meta = CacheMetadata(url: URLText.masked(url), etag: response.etag, lastModified: response.lastModified,
                                  cacheControl: response.cacheControl, contentType: response.contentType,
                                  size: spool.progress.count, hash: 0, storedAt: time(nil),
-                                 date: response.date, expires: response.expires, age: response.age)
+                                 date: response.date, expires: response.expires,
+                                 age: response.age.map { min(max(0, $0), CacheMetadata.maxSeconds) })
         // Vary: * says no later request can be known to match (RFC 9111 §4.1): not worth
         // keeping. Any other Vary is matched by construction: every request animplay makes
         // for a URL carries the same headers (Accept-Encoding, User-Agent).
         let varyStar = response.vary.map { $0.split(separator: ",").contains { $0.trimmingSpaces() == "*" } } ?? false
-        guard !meta.noStore, !varyStar, meta.size <= maxBytes else {
-            if access(path(for: url), F_OK) == 0 { remove(url) }
+        guard !meta.noStore, !varyStar, meta.size <= maxBytes, Self.storable(meta) else {
+            remove(url)
             return false
         }
-        guard ensureDirectories() else { return false }
         let size = meta.size
         return write(&meta) { fd, offset in
             var h = Self.crcSeed
@@ -232,6 +272,17 @@ public final class HTTPCache: Sendable {
             }
             return h
         }
+    }
+
+    /// Whether every text of `meta` can be written on one header line and read back: no
+    /// control characters (tab aside), no DEL, and the whole header within `maxHeaderBytes`.
+    static func storable(_ meta: CacheMetadata) -> Bool {
+        let texts = [meta.url, meta.etag, meta.lastModified, meta.cacheControl, meta.contentType, meta.date, meta.expires]
+        for t in texts {
+            guard let t else { continue }
+            if t.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) { return false }
+        }
+        return headerText(meta).utf8.count <= maxHeaderBytes
     }
 
     /// After a 304: the same bytes, fresh headers and time (rewritten and renamed like a store).
@@ -251,8 +302,8 @@ public final class HTTPCache: Sendable {
         // arrival), Expires if it sends one, and Age.
         meta.date = response.date
         if let e = response.expires { meta.expires = e }
-        meta.age = response.age
-        if meta.noStore { remove(meta.url); return }
+        meta.age = response.age.map { min(max(0, $0), CacheMetadata.maxSeconds) }
+        if meta.noStore || !Self.storable(meta) { remove(meta.url); return }
         let (size, hash) = (meta.size, meta.hash)
         _ = write(&meta) { fd, offset in
             var at = 0
@@ -268,25 +319,30 @@ public final class HTTPCache: Sendable {
     }
 
     /// Writes header + body (from `body`, which returns the body's hash) to a temporary file,
-    /// then renames it over the entry and evicts past the cap.
+    /// then renames it over the entry and evicts past the cap. The temporary file is
+    /// registered for removal if the process is interrupted meanwhile (`animplay_part_register`).
     private func write(_ meta: inout CacheMetadata, body: (Int32, Int) -> UInt64?) -> Bool {
-        let tmp = temporary + "/\(getpid())-\(UInt(bitPattern: ObjectIdentifier(self).hashValue) & 0xFFFF)-\(MonotonicClock.nanoseconds()).part"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard let f = folder() else { return false }
+        let part = "\(getpid())-\(UInt(bitPattern: ObjectIdentifier(self).hashValue) & 0xFFFF)-\(MonotonicClock.nanoseconds()).part"
+        let slot = animplay_part_register(f.temporary, part)
+        defer { animplay_part_unregister(slot) }
+        let fd = animplay_openat(f.temporary, part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
         var ok = false
-        defer { close(fd); if !ok { unlink(tmp) } }
-        let header = Array(headerText(meta).utf8)
+        defer { close(fd); if !ok { f.remove(f.temporary, part) } }
+        let header = Array(Self.headerText(meta).utf8)
         guard header.withUnsafeBytes({ pwriteAll(fd, $0, at: 0) }), let h = body(fd, header.count) else { return false }
         meta.hash = h
         // The hash goes into its fixed-width field now that it is known.
-        let fixed = Array(headerText(meta).utf8)
+        let fixed = Array(Self.headerText(meta).utf8)
         guard fixed.count == header.count, fixed.withUnsafeBytes({ pwriteAll(fd, $0, at: 0) }), fsync(fd) == 0 else { return false }
-        ok = withLock(budget: Self.lockBudgetSeconds) { rename(tmp, path(for: meta.url)) == 0 } ?? false
-        if ok { evict() }
+        let entry = name(for: meta.url)
+        ok = withLock(f, budget: Self.lockBudgetSeconds) { renameat(f.temporary, part, f.entries, entry) == 0 } ?? false
+        if ok { evict(f) }
         return ok
     }
 
-    private func headerText(_ m: CacheMetadata) -> String {
+    private static func headerText(_ m: CacheMetadata) -> String {
         var s = Self.magic + "\n" + "url \(m.url)\n"
         if let v = m.etag { s += "etag \(v)\n" }
         if let v = m.lastModified { s += "last-modified \(v)\n" }
@@ -298,140 +354,193 @@ public final class HTTPCache: Sendable {
         return s + "size \(m.size)\nhash \(hex(m.hash))\nstored \(m.storedAt)\n\n"
     }
 
-    private func readHeader(_ fd: Int32) -> (CacheMetadata, Int)? {
+    /// The metadata and the body's offset; nil when the header is not one this version wrote
+    /// (then the entry is a miss): every number is checked against its range, so that no later
+    /// arithmetic can overflow on a damaged or edited entry.
+    func readHeader(_ fd: Int32) -> (CacheMetadata, Int)? {
         var buf = [UInt8](repeating: 0, count: 16 << 10)
-        let n = buf.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, 0) }
-        guard n > 0 else { return nil }
-        let bytes = buf[..<n]
+        var n = 0
         var end: Int?
-        for i in 1..<bytes.count where bytes[i] == 0x0A && bytes[i - 1] == 0x0A { end = i + 1; break }
+        // Read until the blank line that ends the header, at most maxHeaderBytes + 2.
+        while end == nil {
+            if n == buf.count {
+                guard buf.count < Self.maxHeaderBytes + 2 else { return nil }
+                buf += [UInt8](repeating: 0, count: min(buf.count, Self.maxHeaderBytes + 2 - buf.count))
+            }
+            let got = buf.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + n, $0.count - n, off_t(n)) }
+            guard got > 0 else { return nil }
+            let from = max(1, n)
+            n += got
+            for i in from..<n where buf[i] == 0x0A && buf[i - 1] == 0x0A { end = i + 1; break }
+        }
         guard let end else { return nil }
-        let lines = String(decoding: bytes[..<(end - 2)], as: UTF8.self).split(separator: "\n").map(String.init)
+        let lines = String(decoding: buf[..<(end - 2)], as: UTF8.self).split(separator: "\n").map(String.init)
         guard lines.first == Self.magic else { return nil }
         var fields: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let sp = line.firstIndex(of: " ") else { return nil }
             fields[String(line[..<sp])] = String(line[line.index(after: sp)...])
         }
-        guard let url = fields["url"], let size = fields["size"].flatMap({ Int($0) }),
+        // Times up to the year ~36800, sizes up to 2^50: far beyond anything real, far below overflow.
+        guard let url = fields["url"], let size = fields["size"].flatMap({ CacheMetadata.count($0, limit: 1 << 50) }),
               let hash = fields["hash"].flatMap({ UInt64($0, radix: 16) }),
-              let stored = fields["stored"].flatMap({ Int($0) }) else { return nil }
+              let stored = fields["stored"].flatMap({ CacheMetadata.count($0, limit: 1 << 40) }) else { return nil }
+        var age: Int?
+        if let a = fields["age"] {
+            guard let v = CacheMetadata.deltaSeconds(a) else { return nil }
+            age = v
+        }
         return (CacheMetadata(url: url, etag: fields["etag"], lastModified: fields["last-modified"],
                               cacheControl: fields["cache-control"], contentType: fields["content-type"],
                               size: size, hash: hash, storedAt: stored, date: fields["date"],
-                              expires: fields["expires"], age: fields["age"].flatMap { Int($0) }), end)
+                              expires: fields["expires"], age: age), end)
     }
 
     // MARK: maintenance
 
-    /// Entries and their total size (entry files, headers included).
-    public func usage() -> (entries: Int, bytes: Int) {
-        withLock {
-            let list = listEntries()
-            return (list.count, list.reduce(0) { $0 + $1.size })
+    /// One entry as `cache info` lists it.
+    public struct EntrySummary: Sendable {
+        /// The URL, its password masked.
+        public var url: String
+        /// The entry file's size (header and body).
+        public var bytes: Int
+        /// Seconds since it was fetched or last revalidated.
+        public var age: Int
+        public var fresh: Bool
+        /// When it was last played or looked up (Unix seconds).
+        public var lastUsed: Int
+    }
+
+    /// What `cache info` reports.
+    public struct Usage: Sendable {
+        public var entries: [EntrySummary]
+        public var bytes: Int { entries.reduce(0) { $0 + $1.bytes } }
+        /// Temporary files of interrupted downloads found, and removed (`removedPartBytes`).
+        public var removedParts = 0
+        public var removedPartBytes = 0
+        /// Temporary files of downloads still being stored by live processes.
+        public var activeParts = 0
+        /// Entry files that did not read back (removed).
+        public var removedDamaged = 0
+    }
+
+    /// Entries and their total size (entry files, headers included); removes stale temporary
+    /// files first. Nil when another process holds the lock longer than `lockBudgetSeconds`.
+    public func usage() -> Usage? {
+        guard let f = folder() else { return Usage(entries: []) }
+        return withLock(f, budget: Self.lockBudgetSeconds) {
+            var u = Usage(entries: [])
+            (u.removedParts, u.removedPartBytes, u.activeParts) = removeStaleParts(f)
+            let now = time(nil)
+            for e in f.list(f.entries) where e.name.hasSuffix(".entry") {
+                guard e.isFile, let fd = f.openFile(f.entries, e.name) else { f.remove(f.entries, e.name); u.removedDamaged += 1; continue }
+                defer { close(fd) }
+                guard let (meta, _) = readHeader(fd) else { f.remove(f.entries, e.name); u.removedDamaged += 1; continue }
+                u.entries.append(EntrySummary(url: meta.url, bytes: e.size, age: max(0, now - meta.storedAt),
+                                              fresh: meta.isFresh(now: now), lastUsed: e.modified / 1_000_000_000))
+            }
+            u.entries.sort { $0.lastUsed > $1.lastUsed }
+            return u
         }
     }
 
-    /// Removes every entry (and stale temporary files).
+    /// Removes every entry and stale temporary file; the number of entries removed, nil when
+    /// another process holds the lock longer than `lockBudgetSeconds`.
     @discardableResult
-    public func clear() -> Int {
-        guard ensureDirectories() else { return 0 }
-        return withLock {
-            let list = listEntries()
-            for e in list { unlink(e.path) }
-            for t in listFiles(temporary) { unlink(t) }
-            return list.count
+    public func clear() -> Int? {
+        guard let f = folder() else { return 0 }
+        return withLock(f, budget: Self.lockBudgetSeconds) {
+            var n = 0
+            for e in f.list(f.entries) where f.remove(f.entries, e.name) { if e.name.hasSuffix(".entry") { n += 1 } }
+            _ = removeStaleParts(f)
+            return n
         }
     }
 
-    public func remove(_ url: String) {
-        withLock { () -> Void in unlink(path(for: url)) }
+    /// Removes `url`'s entry; whether there was one (nil: the lock is held by another process).
+    @discardableResult
+    public func remove(_ url: String) -> Bool? {
+        guard let f = folder() else { return false }
+        let name = name(for: url)
+        return withLock(f, budget: Self.lockBudgetSeconds) { f.remove(f.entries, name) }
     }
 
     /// Least recently used entries go until the total is within `maxBytes`; temporary files
-    /// older than an hour (a killed process's) go too.
-    private func evict() {
-        withLock { () -> Void in
-            var list = listEntries()
+    /// of processes that are gone (killed during a store) go too.
+    private func evict(_ f: CacheFolder) {
+        _ = withLock(f, budget: Self.lockBudgetSeconds) { () -> Void in
+            var list = f.list(f.entries).filter { $0.name.hasSuffix(".entry") }
             var total = list.reduce(0) { $0 + $1.size }
-            list.sort { $0.used < $1.used }
+            list.sort { $0.modified < $1.modified }
             var i = 0
             while total > maxBytes && i < list.count {
-                unlink(list[i].path); total -= list[i].size; i += 1
+                f.remove(f.entries, list[i].name); total -= list[i].size; i += 1
             }
-            let now = time(nil)
-            for t in listFiles(temporary) {
-                var st = stat()
-                if stat(t, &st) == 0 && now - st.st_mtim.tv_sec > 3600 { unlink(t) }
+            _ = removeStaleParts(f)
+        }
+    }
+
+    /// Temporary files whose process is gone (the pid their name starts with no longer runs),
+    /// or older than an hour, or not plain files: removed. Returns (removed, their bytes, left).
+    private func removeStaleParts(_ f: CacheFolder) -> (Int, Int, Int) {
+        var removed = 0, bytes = 0, left = 0
+        let now = time(nil)
+        for t in f.list(f.temporary) {
+            let pid = t.name.split(separator: "-").first.flatMap { Int32($0) }
+            let alive = pid.map { $0 > 0 && (kill($0, 0) == 0 || errno == EPERM) } ?? false
+            let old = now - t.modified / 1_000_000_000 > 3600
+            if !t.isFile || !alive || old {
+                if f.remove(f.temporary, t.name) { removed += 1; bytes += t.size }
+            } else {
+                left += 1
             }
         }
+        return (removed, bytes, left)
     }
 
-    private struct Listed { var path: String; var size: Int; var used: Int }
-
-    private func listEntries() -> [Listed] {
-        listFiles(entries).filter { $0.hasSuffix(".entry") }.compactMap { p in
-            var st = stat()
-            guard stat(p, &st) == 0 else { return nil }
-            return Listed(path: p, size: Int(st.st_size), used: Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec))
-        }
-    }
-
-    private func listFiles(_ dir: String) -> [String] {
-        guard let d = opendir(dir) else { return [] }
-        defer { closedir(d) }
-        var out: [String] = []
-        while let e = readdir(d) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name != "." && name != ".." { out.append(dir + "/" + name) }
-        }
-        return out
-    }
-
-    private func ensureDirectories() -> Bool {
-        makeDirectories(entries) && makeDirectories(temporary)
-    }
-
-    private func makeDirectories(_ path: String) -> Bool {
-        var st = stat()
-        if stat(path, &st) == 0 { return (st.st_mode & S_IFMT) == S_IFDIR }
-        var prefix = ""
-        for part in path.split(separator: "/") {
-            prefix += "/" + part
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { return false }
-        }
-        return true
-    }
-
-    /// How long a lookup or a commit waits for the lock before going on without the cache.
+    /// How long a lookup, a commit or a cache command waits for the lock before going on
+    /// without the cache (or, for a command, saying who holds it).
     public static let lockBudgetSeconds = 2.0
 
-    /// `withLock`, giving up after `budget` seconds (nil). flock has no timed wait: it is
-    /// tried every 2 ms (the lock is normally held for well under a millisecond).
-    private func withLock<R>(budget: Double, _ body: () -> R) -> R? {
-        _ = makeDirectories(directory)
-        let fd = open(directory + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return body() }
+    /// The process holding the cache's lock now (Linux: from /proc/locks), if known.
+    public func lockHolder() -> Int32? {
+        guard let f = folder(), let fd = f.openLock() else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        let file = open("/proc/locks", O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var text: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while text.count < 4 << 20 {
+            let n = chunk.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            text += chunk[..<n]
+        }
+        // "1: FLOCK  ADVISORY  WRITE 4242 08:01:1234 0 EOF" (waiters have "->" after the number).
+        for line in String(decoding: text, as: UTF8.self).split(separator: "\n") {
+            let w = line.split(separator: " ")
+            guard w.count >= 6, w[1] == "FLOCK", let pid = Int32(w[4]) else { continue }
+            let dev = w[5].split(separator: ":")
+            if dev.count == 3, UInt64(dev[2]) == UInt64(st.st_ino) { return pid }
+        }
+        return nil
+    }
+
+    /// `body` holding the cache's exclusive lock (between processes too), giving up after
+    /// `budget` seconds (nil). flock has no timed wait: it is tried every 2 ms (the lock is
+    /// normally held for well under a millisecond). Without a lock file (it cannot be
+    /// created) the cache is not touched.
+    private func withLock<R>(_ f: CacheFolder, budget: Double, _ body: () -> R) -> R? {
+        guard let fd = f.openLock() else { return nil }
         defer { close(fd) }                     // closing releases the lock
         let deadline = MonotonicClock.nanoseconds() + UInt64(budget * 1e9)
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else { return body() }
+            guard errno == EWOULDBLOCK || errno == EINTR else { return nil }
             if MonotonicClock.nanoseconds() >= deadline { return nil }
             usleep(2000)
         }
-        return body()
-    }
-
-    /// Runs `body` holding the cache's exclusive lock (between processes too).
-    private func withLock<R>(_ body: () -> R) -> R {
-        _ = makeDirectories(directory)
-        let fd = open(directory + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        if fd >= 0 {
-            while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
-        }
-        defer { if fd >= 0 { close(fd) } }     // closing releases the lock
         return body()
     }
 

@@ -12,8 +12,12 @@ public struct DownloadOptions: Sendable {
     public var maxBytes = 256 << 20
     /// Time to establish the connection (DNS, TCP, TLS).
     public var connectTimeoutSeconds = 15
-    /// A transfer that receives nothing for this long is abandoned.
+    /// A transfer that receives less than `stallBytesPerSecond` on average over this many
+    /// seconds (nothing useful: a trickle counts as a stall) is abandoned.
     public var stallTimeoutSeconds = 30
+    public var stallBytesPerSecond = 1024
+    /// The whole transfer, connection included, is abandoned after this many seconds (0: no limit).
+    public var maxTimeSeconds = 600
     public var maxRedirects = 8
     public var userAgent = "animplay/1 (terminal animation player; libcurl)"
     /// Revalidation of a cached copy.
@@ -73,7 +77,7 @@ public final class HTTPDownload: Sendable {
     public init(url: String, options: DownloadOptions, memoryCap: Int = 4 << 20,
                 completed: (@Sendable (HTTPResponse, SpoolBuffer) -> Void)? = nil) throws(AnimatedError) {
         self.url = url
-        spool = SpoolBuffer(name: url, memoryCap: memoryCap)
+        spool = SpoolBuffer(name: URLText.masked(url), memoryCap: memoryCap)
         start = Monitor(nil)
         guard curlReady else { throw .network("libcurl (libcurl.so.4, Debian package libcurl4) is not installed or failed to initialise") }
         let transfer = Transfer(url: url, options: options, spool: spool, start: start)
@@ -113,6 +117,10 @@ private final class Transfer {
     var received = 0
     var completed: (@Sendable (HTTPResponse, SpoolBuffer) -> Void)?
     var failedStatus: Int?          // the HTTP status that was refused
+    // The low-speed rule (see `progress`): bytes and time at the start of the current window.
+    var windowBytes: Int64 = 0
+    var windowStart: UInt64 = 0
+    var transferStart: UInt64 = 0
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     init(url: String, options: DownloadOptions, spool: SpoolBuffer, start: Monitor<DownloadStart?>) {
@@ -142,8 +150,14 @@ private final class Transfer {
 
         let me = Unmanaged.passUnretained(self).toOpaque()
         _ = animplay_curl_set_string(h, CURLOPT_URL, url)
-        _ = animplay_curl_set_string(h, CURLOPT_PROTOCOLS_STR, "http,https")
-        _ = animplay_curl_set_string(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        // Never another scheme, also after a redirect (libcurl speaks ftp, file, smb, ...):
+        // a libcurl that cannot be told so is not used.
+        guard animplay_curl_restrict_protocols(h) == CURLE_OK else {
+            let why = "this libcurl cannot be limited to http and https; not downloading"
+            announce(.failed(why, httpStatus: nil))
+            spool.finish(failure: why)
+            return
+        }
         _ = animplay_curl_set_long(h, CURLOPT_FOLLOWLOCATION, 1)
         _ = animplay_curl_set_long(h, CURLOPT_MAXREDIRS, options.maxRedirects)
         _ = animplay_curl_set_string(h, CURLOPT_ACCEPT_ENCODING, "")        // all libcurl decodes
@@ -151,8 +165,15 @@ private final class Transfer {
         _ = animplay_curl_set_long(h, CURLOPT_SSL_VERIFYPEER, 1)
         _ = animplay_curl_set_long(h, CURLOPT_SSL_VERIFYHOST, 2)
         _ = animplay_curl_set_long(h, CURLOPT_CONNECTTIMEOUT, options.connectTimeoutSeconds)
-        _ = animplay_curl_set_long(h, CURLOPT_LOW_SPEED_LIMIT, 1)
-        _ = animplay_curl_set_long(h, CURLOPT_LOW_SPEED_TIME, options.stallTimeoutSeconds)
+        // The stall and total-time rules are checked in the progress callback (libcurl's own
+        // low-speed check averages over a few extra seconds: a 1 s limit took 7 s).
+        transferStart = MonotonicClock.nanoseconds(); windowStart = transferStart
+        _ = animplay_curl_set_long(h, CURLOPT_NOPROGRESS, 0)
+        _ = animplay_curl_set_pointer(h, CURLOPT_XFERINFODATA, me)
+        _ = animplay_curl_set_xferinfo_cb(h) { user, _, now, _, _ in
+            let t = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
+            return t.progress(received: Int64(now)) ? 0 : 1
+        }
         _ = animplay_curl_set_off(h, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBytes))
         _ = animplay_curl_set_long(h, CURLOPT_NOSIGNAL, 1)      // threads: no SIGALRM for DNS
         _ = animplay_curl_set_pointer(h, CURLOPT_ERRORBUFFER, errorBuffer)
@@ -197,7 +218,30 @@ private final class Transfer {
                             lastModified: headers["last-modified"], cacheControl: headers["cache-control"],
                             contentType: headers["content-type"], contentLength: headers["content-length"].flatMap { Int($0) },
                             contentEncoding: headers["content-encoding"], date: headers["date"],
-                            expires: headers["expires"], age: headers["age"].flatMap { Int($0) }, vary: headers["vary"])
+                            expires: headers["expires"], age: headers["age"].flatMap { CacheMetadata.deltaSeconds($0) }, vary: headers["vary"])
+    }
+
+    /// The low-speed and total-time rules, at least once a second: false aborts the transfer
+    /// with the reason in `failure`. A window of `stallTimeoutSeconds` must bring
+    /// `stallBytesPerSecond` times as many bytes; each window that does starts the next.
+    func progress(received now: Int64) -> Bool {
+        guard failure == nil else { return false }
+        let t = MonotonicClock.nanoseconds()
+        let window = UInt64(options.stallTimeoutSeconds) * 1_000_000_000
+        if now - windowBytes >= Int64(options.stallBytesPerSecond) * Int64(options.stallTimeoutSeconds) {
+            windowBytes = now; windowStart = t
+        } else if t - windowStart >= window {
+            let got = now - windowBytes
+            failure = got == 0 && response == nil
+                ? "no answer for \(options.stallTimeoutSeconds) s (see --stall-timeout)"
+                : "stalled: \(got) bytes in \(options.stallTimeoutSeconds) s, under \(options.stallBytesPerSecond / 1024) KiB/s (see --stall-timeout)"
+            return false
+        }
+        if options.maxTimeSeconds > 0, t - transferStart >= UInt64(options.maxTimeSeconds) * 1_000_000_000 {
+            failure = "not finished after \(options.maxTimeSeconds) s (see --max-time)"
+            return false
+        }
+        return true
     }
 
     /// One header line; a status line starts a new response (after a redirect or a 100).

@@ -83,7 +83,12 @@ public enum URLLoader {
         }
         var completed: (@Sendable (HTTPResponse, SpoolBuffer) -> Void)?
         if let cache {
-            completed = { response, spool in cache.store(url: url, response: response, spool: spool) }
+            // Only what opens as an image is kept (an error page sent with 200 and a long
+            // max-age would otherwise fail every run for that long without asking again).
+            completed = { response, spool in
+                guard (try? AnimationLoader.open(ByteSource(spool: spool), options: options)) != nil else { return }
+                cache.store(url: url, response: response, spool: spool)
+            }
         }
         let download = try HTTPDownload(url: url, options: request, completed: completed)
         loading.watch?(download.spool)

@@ -9,6 +9,9 @@
 // Why wrappers: curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call,
 // so there is one typed wrapper per argument type. The header only supplies types and
 // constants; no symbol of libcurl is referenced at link time.
+// CURLOPT_PROTOCOLS and CURLOPT_REDIR_PROTOCOLS are deprecated since 7.85 but are the only
+// way on older libcurl (Ubuntu 22.04 has 7.81): see animplay_curl_restrict_protocols.
+#define CURL_DISABLE_DEPRECATION 1
 #include <curl/curl.h>
 #include <dlfcn.h>
 
@@ -105,5 +108,26 @@ static inline const char *animplay_curl_info_string(CURL *h, CURLINFO i) {
     const char *v = 0;
     animplay_curl_getinfo_fn f = animplay_curl_getinfo();
     return f && f(h, i, &v) == CURLE_OK ? v : 0;
+}
+
+/// Only http and https, also after redirects: the string options (libcurl 7.85 and later),
+/// else the bit masks they replace. CURLE_OK only when both restrictions are in place.
+static inline CURLcode animplay_curl_restrict_protocols(CURL *h) {
+    if (animplay_curl_set_string(h, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK &&
+        animplay_curl_set_string(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_OK)
+        return CURLE_OK;
+    long mask = CURLPROTO_HTTP | CURLPROTO_HTTPS;
+    CURLcode rc = animplay_curl_set_long(h, CURLOPT_PROTOCOLS, mask);
+    if (rc != CURLE_OK) return rc;
+    return animplay_curl_set_long(h, CURLOPT_REDIR_PROTOCOLS, mask);
+}
+
+/// Progress callbacks (CURLOPT_XFERINFOFUNCTION): libcurl calls it at least once a second,
+/// also when nothing arrives; a non-zero return aborts the transfer (CURLE_ABORTED_BY_CALLBACK).
+typedef int (*animplay_curl_xferinfo_cb)(void *user, curl_off_t dltotal, curl_off_t dlnow,
+                                         curl_off_t ultotal, curl_off_t ulnow);
+static inline CURLcode animplay_curl_set_xferinfo_cb(CURL *h, animplay_curl_xferinfo_cb v) {
+    animplay_curl_setopt_fn f = animplay_curl_setopt();
+    return f ? f(h, CURLOPT_XFERINFOFUNCTION, v) : CURLE_FAILED_INIT;
 }
 #endif

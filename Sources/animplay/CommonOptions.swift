@@ -101,11 +101,12 @@ struct SourceOptions: ParsableArguments {
     /// The user's delay per frame, if given.
     private var delayMs: Double? { delay ?? fps.map { 1000 / $0 } }
 
-    /// Opens the source as a decoder (streams read to their end).
-    func open(_ decode: DecodeOptionGroup) throws(CLIFailure) -> any AnimationDecoder {
+    /// Opens the source as a decoder (streams read to their end); `warnEarlyEnd`: one warning
+    /// line now if the stream ended early (false: the caller reports it with the others).
+    func open(_ decode: DecodeOptionGroup, warnEarlyEnd: Bool = true) throws(CLIFailure) -> OpenedInput {
         let opened = try open(decode, progressive: false)
-        warnIfEndedEarly(opened.spool)
-        return opened.decoder
+        if warnEarlyEnd { warnIfEndedEarly(opened.spool) }
+        return opened
     }
 
     /// One warning line if a stream ended with an error after some bytes (they are shown).
@@ -193,12 +194,14 @@ struct SourceOptions: ParsableArguments {
         do {
             return try InputSource.open(name, options: decode.decodeOptions, network: network, progressive: progressive)
         } catch {
-            throw CLIFailure(file: name == InputSource.stdinName ? "<stdin>" : name, error: error)
+            throw CLIFailure(file: name == InputSource.stdinName ? "<stdin>" : URLText.masked(name), error: error)
         }
     }
 
+    /// The source in messages (a URL's password masked: `URLText`).
     var displayName: String {
-        files.count == 1 ? (files[0] == InputSource.stdinName ? "<stdin>" : files[0]) : "\(files[0]) ... \(files[files.count - 1]) (\(files.count) files)"
+        files.count == 1 ? (files[0] == InputSource.stdinName ? "<stdin>" : URLText.masked(files[0]))
+                         : "\(files[0]) ... \(files[files.count - 1]) (\(files.count) files)"
     }
 }
 
@@ -221,18 +224,32 @@ struct CLIFailure: Error {
         self.file = file; self.message = message; self.code = code
     }
 
-    var line: String { "animplay: " + (file.map { "\($0): " } ?? "") + message }
+    /// The line printed (a URL's password masked; controls are escaped when written).
+    var line: String { "animplay: " + (file.map { "\(URLText.masked($0)): " } ?? "") + message }
 }
 
-/// Warnings about a damaged but usable source, one line each on stderr: what the decoder
-/// noticed (the warnings `info` lists), then the frames found corrupt while compositing (the
-/// problems `info --decode` lists per frame). `play` calls it after the terminal is restored.
-func reportWarnings(_ info: AnimationInfo, problems: [Int: String], file: String) {
-    var text = ""
-    for w in info.warnings { text += "animplay: \(file): warning: \(w)\n" }
-    // Each problem names its frame already ("invalid image: frame 2: image data truncated").
-    for (_, p) in problems.sorted(by: { $0.key < $1.key }) { text += "animplay: \(file): warning: \(p)\n" }
+/// Warnings about a damaged but usable source, one line each on stderr: the early end of a
+/// stream (`endedEarly`), what the decoder noticed (the warnings `info` lists), then the frames
+/// found corrupt while compositing (the problems `info --decode` lists per frame). `play` calls
+/// it after the terminal is restored.
+func reportWarnings(_ info: AnimationInfo, problems: [Int: String], file: String, endedEarly: String? = nil) {
+    let text = warningLines(info.warnings, problems: problems, endedEarly: endedEarly)
+        .map { "animplay: \(file): warning: \($0)\n" }.joined()
     StandardError.write(text)
+}
+
+/// One line per cause: a stream that ended early explains every truncation after it (the
+/// decoder's and the compositor's), and the decoder's truncation warning explains the
+/// compositor's "image data truncated" for the same file.
+func warningLines(_ warnings: [String], problems: [Int: String], endedEarly: String?) -> [String] {
+    let truncation = { (s: String) in s.contains("truncated") }
+    // Each problem names its frame already ("invalid image: frame 2: image data truncated").
+    let sortedProblems = problems.sorted(by: { $0.key < $1.key }).map(\.value)
+    if let endedEarly {
+        return [endedEarly] + warnings.filter { !truncation($0) } + sortedProblems.filter { !truncation($0) }
+    }
+    let explained = warnings.contains(where: truncation)
+    return warnings + sortedProblems.filter { !(explained && truncation($0)) }
 }
 
 /// Runs a subcommand body, turning `CLIFailure` into one line on stderr and an exit code.

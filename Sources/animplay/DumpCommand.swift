@@ -43,7 +43,8 @@ struct Dump: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let decoder = try source.open(decodeOptions)
+            let opened = try source.open(decodeOptions, warnEarlyEnd: false)
+            let decoder = opened.decoder
             let count = decoder.info.frameCount
             let (a, b) = parseRange(range ?? "0-") ?? (0, nil)
             let last = min(b ?? (count - 1), count - 1)
@@ -67,7 +68,8 @@ struct Dump: ParsableCommand {
                     throw CLIFailure(file: nil, error: error)
                 }
             }
-            reportWarnings(decoder.info, problems: compositor.problems, file: source.displayName)
+            reportWarnings(decoder.info, problems: compositor.problems, file: source.displayName,
+                           endedEarly: InputSource.earlyEnd(opened.spool))
         }
     }
 }

@@ -25,7 +25,7 @@ struct Info: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let decoder = try source.open(decodeOptions)
+            let decoder = try source.open(decodeOptions).decoder
             var stats: InfoReport.DecodeStats?
             if decode {
                 let compositor: Compositor

@@ -77,13 +77,18 @@ enum InputSource {
     /// fallbacks) with the command line's network options; warnings go to standard error.
     static func openURL(_ url: String, options: DecodeOptions, network: NetworkOptions,
                         progressive: Bool, watch: (@Sendable (SpoolBuffer) -> Void)? = nil) throws(AnimatedError) -> OpenedInput {
-        let cache = network.noCache ? nil : HTTPCache.defaultDirectory().map {
+        var cache = network.noCache ? nil : HTTPCache.defaultDirectory().map {
             // One lookup per process: the memory layer would only cost a copy.
             HTTPCache(directory: $0, maxBytes: network.cacheMaxMb << 20, keepsBodiesInMemory: false)
         }
+        if let problem = cache?.problem() {
+            StandardError.write("animplay: warning: \(problem); going on without the cache\n")
+            cache = nil
+        }
+        let shown = URLText.masked(url)
         let loading = URLLoadOptions(download: network.downloadOptions, cache: cache, refresh: network.refresh,
                                      progressive: progressive,
-                                     warn: { StandardError.write("animplay: \(url): warning: \($0)\n") },
+                                     warn: { StandardError.write("animplay: \(shown): warning: \($0)\n") },
                                      watch: watch)
         let opened = try URLLoader.open(url, options: options, loading: loading)
         return OpenedInput(opened.decoder, spool: opened.spool, revalidation: opened.revalidation,

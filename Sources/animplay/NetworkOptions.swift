@@ -11,8 +11,11 @@ struct NetworkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("URLs: seconds to connect (DNS, TCP, TLS).", valueName: "S"))
     var connectTimeout: Int = 15
 
-    @Option(help: ArgumentHelp("URLs: give up when nothing arrives for this many seconds.", valueName: "S"))
+    @Option(help: ArgumentHelp("URLs: give up when less than 1 KiB/s arrives for this many seconds.", valueName: "S"))
     var stallTimeout: Int = 30
+
+    @Option(help: ArgumentHelp("URLs: give up when the whole download takes longer (0: no limit).", valueName: "S"))
+    var maxTime: Int = 600
 
     @Flag(help: "URLs: neither read nor write the cache.")
     var noCache = false
@@ -28,6 +31,7 @@ struct NetworkOptions: ParsableArguments {
         guard maxDownloadMb >= 1 else { throw ValidationError("--max-download-mb must be 1 or more") }
         guard connectTimeout >= 1 else { throw ValidationError("--connect-timeout must be 1 or more seconds") }
         guard stallTimeout >= 1 else { throw ValidationError("--stall-timeout must be 1 or more seconds") }
+        guard maxTime >= 0 else { throw ValidationError("--max-time must be 0 (no limit) or more seconds") }
     }
 
     var downloadOptions: DownloadOptions {
@@ -35,6 +39,7 @@ struct NetworkOptions: ParsableArguments {
         o.maxBytes = maxDownloadMb << 20
         o.connectTimeoutSeconds = connectTimeout
         o.stallTimeoutSeconds = stallTimeout
+        o.maxTimeSeconds = maxTime
         return o
     }
 }

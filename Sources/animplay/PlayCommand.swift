@@ -188,7 +188,7 @@ struct Play: ParsableCommand {
             throw CLIFailure(file: source.displayName, message: "--frame \(frame): the image has \(n) frame\(n == 1 ? "" : "s") (0 to \(n - 1))", code: 64)
         }
         if frame != nil || (decoder.info.frameCount == 1 && !decoder.info.provisional) {
-            try printStill(decoder, index: frame ?? 0)
+            try printStill(decoder, index: frame ?? 0, endedEarly: InputSource.earlyEnd(spool))
             revalidation?.proceed()
         } else if inline {
             try playInline(decoder, typed: typed)
@@ -197,7 +197,6 @@ struct Play: ParsableCommand {
             try play(decoder, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() },
                      typed: typed)
         }
-        source.warnIfEndedEarly(spool)
         source.reportRevalidation(revalidation)
         if let p = spool?.progress, p.fatal, let why = p.failure {
             throw CLIFailure(file: source.displayName, error: AnimatedError.network(why))
@@ -219,9 +218,17 @@ struct Play: ParsableCommand {
         // Every other way out (errors before the loop): late replies must not reach the shell.
         defer { TerminalProbe.absorbLate(probe.late) }
         let medium = mediumProbe?.finish(probe.report) ?? .direct
+        if medium == .sharedMemory {
+            // Objects of earlier runs that were killed before kitty read them (once per run).
+            KittyStager.removeStaleObjects()
+        }
+        // Whatever kitty did not read by the end goes too (after a DA1 round trip: kitty has
+        // then read all it will). On the normal way out the late probe replies are absorbed before.
+        defer { if medium == .sharedMemory { TerminalProbe.settle(); KittyStager.removeLeftovers() } }
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         // Chosen before the player starts: the producer prepares frames for this output.
-        let plan = graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium)
+        let plan = graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium,
+                                        memoryBytes: decodeOptions.maxMemoryMb << 20)
         let (preparer, makeOutput) = plan.build(background: background)
         // The player starts before curses so that the first frame is being prepared while the
         // terminal is set up; the kernel's window size is what ncurses will report.
@@ -329,13 +336,15 @@ struct Play: ParsableCommand {
         TerminalProbe.absorbLate(probe.late, seenSentinels: screen.sentinelsSeen)
         probe.late = nil
         screen.end()
-        for warning in warnings { TerminalOutput.write(2, "animplay: warning: \(warning)\n") }
+        for warning in warnings { StandardError.write("animplay: warning: \(warning)\n") }
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
             loop.output.printLast()
         }
         // After the terminal is restored (on the alternate screen they would vanish with it).
         if end != .signal(SIGHUP) {
-            for (info, frameProblems, name) in problems { reportWarnings(info, problems: frameProblems, file: name) }
+            for (info, frameProblems, name) in problems {
+                reportWarnings(info, problems: frameProblems, file: name, endedEarly: playlist == nil ? InputSource.earlyEnd(spool) : nil)
+            }
         }
         // Files of the list that could not be played: one line each (the last one thrown, with
         // its exit status), after the others played.
@@ -500,7 +509,7 @@ struct Play: ParsableCommand {
 
     /// A single frame is printed at the cursor like `cat`, without entering curses mode: the
     /// output the plan picks shows frame 0 and prints it (`printLast`), as at the end of a play.
-    private func printStill(_ decoder: any AnimationDecoder, index: Int) throws(CLIFailure) {
+    private func printStill(_ decoder: any AnimationDecoder, index: Int, endedEarly: String?) throws(CLIFailure) {
         // Real pixels when the terminal has them, chosen as for animations (one probe serves
         // both this choice and the background below).
         let request = BackgroundRequest(bg)!
@@ -514,7 +523,8 @@ struct Play: ParsableCommand {
             return outcome.report
         }
         let probed = toTerminal && graphicsOptions.request != .forced(.cells) ? probeTerminal() : nil
-        let plan = probed.map { graphicsOptions.plan($0, symbols: symbolOptions.symbols) } ?? .cells(symbolOptions.symbols)
+        let plan = probed.map { graphicsOptions.plan($0, symbols: symbolOptions.symbols, memoryBytes: decodeOptions.maxMemoryMb << 20) }
+            ?? .cells(symbolOptions.symbols)
         var report = probed ?? TerminalReport()
         var cells = OutputPlan.CellSettings(mode: .truecolor)
         if !plan.isPixels {
@@ -553,7 +563,7 @@ struct Play: ParsableCommand {
         let output = makeOutput(nil, TerminalOutput.sink(fd: 1), cells)
         output.show(preparer.scale(compositor.frame(at: index), index: index, to: layout.size))
         output.printLast()
-        reportWarnings(decoder.info, problems: compositor.problems, file: source.displayName)
+        reportWarnings(decoder.info, problems: compositor.problems, file: source.displayName, endedEarly: endedEarly)
     }
 }
 

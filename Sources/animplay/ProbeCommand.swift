@@ -33,7 +33,8 @@ struct Probe: ParsableCommand {
             let outcome = TerminalProbe.run(budgetNanoseconds: budgetMs.map { UInt64($0) * 1_000_000 } ?? TerminalProbe.budgetNanoseconds)
             var lines = outcome.report.lines
             lines.append("keys typed meanwhile (dropped): \(outcome.typed.count)")
-            TerminalOutput.write(1, lines.joined(separator: "\n") + "\n")
+            // The replies are the terminal's text: escaped like every message.
+            StandardOutput.write(lines.joined(separator: "\n") + "\n")
             TerminalProbe.absorbLate(outcome.late)
         }
     }

@@ -6,8 +6,13 @@ Routes (query parameters in brackets):
       a file from the server's directory; rate limits the body; drop closes the connection
       after N body bytes; gate pauses after the first half of the body until `release()`.
       ETag and Last-Modified are sent; If-None-Match / If-Modified-Since give 304 (no body).
+         [age=N] [etag=LITERAL] (replaces the ETag; may hold any byte, percent-encoded)
   /redirect?to=URL, /loop (redirects to itself), /status/CODE, /html, /stall (headers, a few
       bytes, then nothing), /huge (announces 1 GB), /endless (chunked, never ends).
+  /page [status=N] [reason=R] [type=T] [maxage=S]: an HTML page with that status line and
+      Content-Type (any bytes: hostile reason phrases and types).
+  /trickle [rate=B/s] [head=N]: a GIF of 1 MB announced, the first N bytes (default 0) at
+      once, then `rate` bytes per second (default 2) until the client goes.
 Every request is logged in `requests` (path, status, body bytes sent, request headers).
 With `hold_304` set, a 304 waits until `release_304()`; `holding_304` is set while it waits.
 With `hold_200` set, a file's body stops after its first 16 bytes until the server closes.
@@ -90,6 +95,17 @@ class Server:
                 self.log(p, 200, 6, h.headers)
                 self.stop_event.wait(30)
                 return
+            if p == '/page':
+                body = b'<!DOCTYPE html><html><body>hello</body></html>\n'
+                h.send_response(int(q.get('status', 200)), q.get('reason'))
+                h.send_header('Content-Type', q.get('type', 'text/html'))
+                if 'maxage' in q: h.send_header('Cache-Control', 'max-age=' + q['maxage'])
+                h.send_header('Content-Length', str(len(body)))
+                h.end_headers(); h.wfile.write(body)
+                self.log(p, int(q.get('status', 200)), len(body), h.headers)
+                return
+            if p == '/trickle':
+                return self._trickle(h, float(q.get('rate', 2)), int(q.get('head', 0)))
             if p == '/huge':
                 h.send_response(200)
                 h.send_header('Content-Type', 'image/gif'); h.send_header('Content-Length', str(1 << 30))
@@ -113,6 +129,24 @@ class Server:
         except (BrokenPipeError, ConnectionResetError):
             pass
 
+    def _trickle(self, h, rate, head):
+        """A 1 MB GIF that arrives at `rate` bytes per second after its first `head` bytes."""
+        data = open(os.path.join(self.root, 'trickle.gif'), 'rb').read() if os.path.exists(
+            os.path.join(self.root, 'trickle.gif')) else b'GIF89a' + bytes(1 << 20)
+        h.send_response(200)
+        h.send_header('Content-Type', 'image/gif'); h.send_header('Content-Length', str(len(data)))
+        h.end_headers()
+        sent = 0
+        try:
+            h.wfile.write(data[:head]); h.wfile.flush(); sent = head
+            while sent < len(data) and not self.stop_event.is_set():
+                h.wfile.write(data[sent:sent + 1]); h.wfile.flush(); sent += 1
+                self.sending = sent
+                self.stop_event.wait(1 / rate)
+        except OSError:
+            pass
+        self.log('/trickle', 200, sent, h.headers)
+
     def _simple(self, h, code, body, headers):
         h.send_response(code)
         for k, v in headers.items():
@@ -134,7 +168,9 @@ class Server:
         if 'nostore' in q: cache.append('no-store')
         if 'mustrevalidate' in q: cache.append('must-revalidate')
         if 'smaxage' in q: cache.append('s-maxage=' + q['smaxage'])
+        if 'etag' in q: etag = q['etag']
         common = {'ETag': etag, 'Last-Modified': mtime}
+        if 'age' in q: common['Age'] = q['age']
         if cache: common['Cache-Control'] = ', '.join(cache)
         if 'expires' in q:      # seconds from now, or a literal that is not a date
             e = q['expires']

@@ -67,19 +67,21 @@ def _answers(buf, start, profile):
                 r = profile.get('palette', {}).get(int(m.group(1)))
             else:
                 r = profile.get(key)
+                if callable(r):       # a reply made from the query (e.g. its image id)
+                    r = r(m.group(0))
             if r:
                 found.append((m.start(), r))
     return [r for _, r in sorted(found)]
 
 
 def run(args, profile, cols=80, rows=24, xpixel=0, ypixel=0, split=0, typed=(), delay=0.0,
-        env=None, timeout=20, actions=()):
+        env=None, timeout=20, actions=(), started=None):
     """split: write replies in pieces of this many bytes (0: each reply whole), with a pause
     after each reply's first piece so that the program reads it cut.
     typed: byte strings typed one after each reply (keys the program should keep or drop).
     delay: seconds between a query and its reply (a terminal far away: replies that fall due
     after the program exited are written then, to be found unread in `leftover`). actions: (seconds after the first
-    output, bytes) typed later."""
+    output, bytes) typed later. started: called with the pid once the program runs."""
     e = dict(os.environ, TERM='xterm-256color', COLORTERM='truecolor', LANG='C.UTF-8')
     for k in ('LINES', 'COLUMNS', 'NO_COLOR', 'TMUX'):
         e.pop(k, None)
@@ -95,6 +97,8 @@ def run(args, profile, cols=80, rows=24, xpixel=0, ypixel=0, split=0, typed=(), 
     proc = subprocess.Popen([h.binary()] + list(args), stdin=slave, stdout=slave, stderr=slave,
                             env=e, start_new_session=True,
                             preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
+    if started:
+        started(proc.pid)
     out = bytearray()
     answered = 0
     first = None

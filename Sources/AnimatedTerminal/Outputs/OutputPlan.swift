@@ -42,7 +42,9 @@ public enum OutputPlan: Sendable, Equatable {
     /// (before the screen starts). `windowCell`: the kernel's cell size in pixels, if known.
     package static func decide(_ request: GraphicsRequest, report: TerminalReport, env: [String: String],
                                tmuxAllowsPassthrough: () -> Bool, windowCell: RenderSize?,
-                               symbols: SymbolSet, kittyMedium: KittyMedium = .direct)
+                               symbols: SymbolSet, kittyMedium: KittyMedium = .direct,
+                               screen: (columns: Int, rows: Int) = (80, 24),
+                               memoryBytes: Int = DecodeLimits.default.maxDecodedBytes)
         -> (plan: OutputPlan, decision: GraphicsPolicy.Decision, warning: String?) {
         let inTmux = env["TMUX"] != nil
         // Inside tmux, a second DA1 answer means the wrapped queries got through: passthrough
@@ -55,11 +57,24 @@ public enum OutputPlan: Sendable, Equatable {
         let wanted = decision.graphics
         guard wanted != .cells else { return (.cells(symbols), decision, nil) }
         let reported = report.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
-        guard let cell = windowCell ?? reported else {
+        // Sizes no screen has (`CellPixelBounds`) are not believed: a hostile or broken answer
+        // would size a frame of hundreds of gigabytes.
+        let believable = { (c: RenderSize) in
+            CellPixelBounds.problem(width: c.width, height: c.height, columns: screen.columns, rows: screen.rows)
+        }
+        let rejected = [windowCell, reported].compactMap { $0 }.compactMap(believable).first
+        guard let cell = [windowCell, reported].compactMap({ $0 }).first(where: { believable($0) == nil }) else {
             decision.graphics = .cells
-            let warning = wanted == .kitty ? "the terminal reports no cell size in pixels; using cells"
-                                           : "the terminal does not report its cell size in pixels; using cells"
+            let warning = rejected.map { "the terminal reports \($0); using cells" }
+                ?? (wanted == .kitty ? "the terminal reports no cell size in pixels; using cells"
+                                     : "the terminal does not report its cell size in pixels; using cells")
             return (.cells(symbols), decision, warning)
+        }
+        guard CellPixelBounds.fits(width: cell.width, height: cell.height, columns: screen.columns, rows: screen.rows,
+                                   memoryBytes: memoryBytes) else {
+            decision.graphics = .cells
+            return (.cells(symbols), decision,
+                    "a screen of \(screen.columns)x\(screen.rows) cells of \(cell.width)x\(cell.height) pixels needs more memory than --max-memory-mb allows; using cells")
         }
         let registers = max(2, min(256, report.colorRegisters ?? TerminalInfo.defaultRegisters))
         let info = TerminalInfo(cell: cell, reportedCell: reported, tmuxPassthrough: decision.tmux,

@@ -70,8 +70,13 @@ public struct TerminalInfo: Sendable, Equatable {
     /// foot, WezTerm and mlterm all have at least 256).
     public static let defaultRegisters = 256
 
-    /// The cell size now: the window's, else the reported one.
-    public func currentCell(window: RenderSize?) -> RenderSize? { window ?? reportedCell }
+    /// The cell size now: the window's, else the reported one, each only when a screen can
+    /// have it (`CellPixelBounds`; nil keeps the cell the output has).
+    public func currentCell(window: RenderSize?) -> RenderSize? {
+        [window, reportedCell].compactMap { $0 }.first {
+            CellPixelBounds.cell.contains($0.width) && CellPixelBounds.cell.contains($0.height)
+        }
+    }
 
     /// `bytes` as the terminal must receive them (wrapped for tmux passthrough when inside tmux).
     public func wrap(_ bytes: [UInt8]) -> [UInt8] {

@@ -25,12 +25,18 @@ struct GraphicsOptions: ParsableArguments {
     /// Decides the output: `--graphics`, else the environment, else the terminal's answers.
     /// Prints one warning line (before the screen starts) when graphics were wanted but cannot
     /// be used; the plan is then cells.
-    func plan(_ report: TerminalReport, symbols: SymbolSet, kittyMedium: KittyMedium = .direct) -> OutputPlan {
+    /// `memoryBytes` (`--max-memory-mb`) bounds a screen-sized frame of the pixel outputs.
+    func plan(_ report: TerminalReport, symbols: SymbolSet, kittyMedium: KittyMedium = .direct,
+              memoryBytes: Int = DecodeLimits.default.maxDecodedBytes) -> OutputPlan {
+        var rows: Int32 = 24, cols: Int32 = 80
+        _ = animplay_window_size(1, &rows, &cols)
         let made = OutputPlan.decide(request, report: report, env: Self.environment(),
                                      tmuxAllowsPassthrough: Self.tmuxAllowsPassthrough,
                                      windowCell: TerminalOutput.windowCellSize(fd: 1), symbols: symbols,
-                                     kittyMedium: kittyMedium)
-        if let warning = made.warning { TerminalOutput.write(2, "animplay: warning: \(warning)\n") }
+                                     kittyMedium: kittyMedium,
+                                     screen: (columns: Int(cols), rows: Int(rows)), memoryBytes: memoryBytes)
+        // The warning can hold the terminal's own numbers: escaped like every message.
+        if let warning = made.warning { StandardError.write("animplay: warning: \(warning)\n") }
         return made.plan
     }
 

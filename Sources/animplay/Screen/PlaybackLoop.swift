@@ -197,10 +197,11 @@ final class PlaybackLoop {
 
     private func statusLine() -> String {
         lastStatusDraw = MonotonicClock.nanoseconds()
-        return Self.statusLine(player.status, provisional: player.info.provisional,
+        // Notes can hold outside text (a file name, a server's answer): escaped like messages.
+        return TerminalText.escaped(Self.statusLine(player.status, provisional: player.info.provisional,
                                download: download.map { Self.downloadText($0.progress, now: lastStatusDraw) } ?? sourceNote?(),
                                scale: requestedScale.map { (shown: layout.factor, asked: $0) },
-                               notes: [output.statusNote].compactMap { $0 } + notes, file: fileLabel)
+                               notes: [output.statusNote].compactMap { $0 } + notes, file: fileLabel))
     }
 
     /// The status line: the state first (a narrow terminal cuts the end, never "paused"), then

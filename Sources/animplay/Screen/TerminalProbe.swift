@@ -32,13 +32,13 @@ enum TerminalProbe {
     struct LateReplies {
         /// DA1 replies not yet seen (more than one through tmux).
         var sentinels: Int
-        /// Nanoseconds (MonotonicClock): half a second after the queries, or the budget if longer.
+        /// Nanoseconds (MonotonicClock): 1.5 s after the queries, or the budget if longer.
         /// A terminal that never answers (rare: DA1 is the one query every terminal answers)
         /// costs a short run at most this much.
         var deadline: UInt64
     }
 
-    static let lateWindowNanoseconds: UInt64 = 500_000_000
+    static let lateWindowNanoseconds: UInt64 = 1_500_000_000
 
     static let defaultBudgetNanoseconds: UInt64 = 100_000_000
 
@@ -120,24 +120,52 @@ enum TerminalProbe {
     /// meanwhile are dropped too: the program is ending.
     static func absorbLate(_ late: LateReplies?, seenSentinels: Int = 0) {
         guard let late, late.sentinels > seenSentinels, MonotonicClock.nanoseconds() < late.deadline else { return }
+        withQuietInput { inputFD, _ in drain(inputFD, late, missing: late.sentinels - seenSentinels) }
+    }
+
+    /// Asks DA1 once more and drops everything until its answer (at most `budgetNanoseconds`):
+    /// the terminal handles its input in order, so once it answers it has read every command
+    /// written before (kitty: every shared-memory object it will ever read).
+    static func settle(outputFD: Int32 = 1, budgetNanoseconds: UInt64 = 500_000_000) {
+        guard isatty(outputFD) != 0 else { return }
         withQuietInput { inputFD, _ in
-            var parser = TerminalReplyParser()
-            var missing = late.sentinels - seenSentinels
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while missing > 0 {
-                let now = MonotonicClock.nanoseconds()
-                guard now < late.deadline else { break }
-                var pfd = pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&pfd, 1, Int32((late.deadline - now + 999_999) / 1_000_000))
-                if ready < 0 && errno == EINTR { continue }
-                guard ready > 0 else { continue }
-                let n = chunk.withUnsafeMutableBytes { read(inputFD, $0.baseAddress, $0.count) }
-                if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-                guard n > 0 else { break }
-                for e in parser.feed(chunk[0..<n]) {
-                    if case .primaryDeviceAttributes = e { missing -= 1 }
-                }
+            guard waitWritable(outputFD, until: MonotonicClock.nanoseconds() + budgetNanoseconds) else { return }
+            TerminalOutput.write(outputFD, TerminalQueries.primaryDeviceAttributes)
+            drain(inputFD, LateReplies(sentinels: 1, deadline: MonotonicClock.nanoseconds() + budgetNanoseconds), missing: 1)
+        }
+    }
+
+    /// After the last sentinel, what else arrives within this quiet time is dropped too
+    /// (a reply the terminal sends after its DA1, a second answer through tmux).
+    static let trailingQuietNanoseconds: UInt64 = 50_000_000
+
+    /// Reads and drops input until `missing` DA1 sentinels have come (or `late.deadline`),
+    /// then until the input has been quiet for `trailingQuietNanoseconds` (bounded by the
+    /// deadline plus that time).
+    private static func drain(_ inputFD: Int32, _ late: LateReplies, missing: Int) {
+        var parser = TerminalReplyParser()
+        var missing = missing
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var deadline = late.deadline
+        var trailing = false
+        while true {
+            let now = MonotonicClock.nanoseconds()
+            if missing <= 0 && !trailing {
+                trailing = true
+                deadline = now + trailingQuietNanoseconds
             }
+            guard now < deadline else { break }
+            var pfd = pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, Int32((deadline - now + 999_999) / 1_000_000))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            let n = chunk.withUnsafeMutableBytes { read(inputFD, $0.baseAddress, $0.count) }
+            if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard n > 0 else { break }
+            for e in parser.feed(chunk[0..<n]) {
+                if case .primaryDeviceAttributes = e { missing -= 1 }
+            }
+            if trailing { deadline = min(MonotonicClock.nanoseconds() + trailingQuietNanoseconds, late.deadline + 4 * trailingQuietNanoseconds) }
         }
     }
 
@@ -182,11 +210,18 @@ enum TerminalProbe {
         }
         absorb(parser.finish())
         outcome.report.elapsedNanoseconds = MonotonicClock.nanoseconds() - start
-        outcome.typed = raiseSignalKeys(outcome.typed, saved)
+        let keys = outcome.typed
+        outcome.typed = raiseSignalKeys(keys, saved)
         // DA1 goes last: when it was not written, no sentinel is on its way.
         if wroteAll && outcome.report.da1Count < expected {
             outcome.late = LateReplies(sentinels: expected - outcome.report.da1Count,
                                        deadline: start + max(budgetNanoseconds, lateWindowNanoseconds))
+        }
+        // A signal key typed during the round (raised, delivered once the modes are back)
+        // may end the process at once: the late replies are drained first, still quietly.
+        if let late = outcome.late, outcome.typed.count != keys.count {
+            drain(inputFD, late, missing: late.sentinels)
+            outcome.late = nil
         }
     }
 

@@ -74,6 +74,7 @@ public struct KittyStager: Sendable {
             let ok = ftruncate(fd, off_t(bytes.count)) == 0 && Self.writeAll(fd, bytes)
             close(fd)
             if !ok { shm_unlink(name); return nil }
+            Self.written.withLock { $0.append(name) }
             return name
         }
     }
@@ -83,8 +84,43 @@ public struct KittyStager: Sendable {
         switch medium {
         case .direct: break
         case .file: unlink(name)
-        case .sharedMemory: shm_unlink(name)
+        case .sharedMemory: shm_unlink(name); Self.written.withLock { $0.removeAll { $0 == name } }
         }
+    }
+
+    /// Shared-memory objects this process wrote (kitty unlinks each once it has read it; one it
+    /// never read, because the program ended first or the upload failed, would stay in
+    /// /dev/shm until reboot).
+    private static let written = Mutex<[String]>([])
+
+    /// Unlinks every object this process wrote that is still there. Call once the terminal
+    /// has read all it will (after a DA1 round trip: kitty handles input in order).
+    /// Returns how many were left.
+    @discardableResult
+    public static func removeLeftovers() -> Int {
+        let names = written.withLock { w in defer { w = [] }; return w }
+        return names.reduce(0) { $0 + (shm_unlink($1) == 0 ? 1 : 0) }
+    }
+
+    /// Unlinks the objects of animplay processes that no longer run (named
+    /// `animplay-tty-graphics-protocol-PID-N`; objects of live or other users' processes are
+    /// left). Returns how many went. Linux: objects are the files of /dev/shm.
+    @discardableResult
+    public static func removeStaleObjects(directory: String = "/dev/shm") -> Int {
+        guard let d = opendir(directory) else { return 0 }
+        defer { closedir(d) }
+        let prefix = "animplay-\(KittyMedium.nameTag)-"
+        var removed = 0
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            guard name.hasPrefix(prefix) else { continue }
+            let rest = name.dropFirst(prefix.count).split(separator: "-")
+            guard rest.count == 2, let pid = Int32(rest[0]), pid > 0, rest[1].allSatisfy(\.isNumber) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH, shm_unlink("/" + name) == 0 { removed += 1 }
+        }
+        return removed
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {

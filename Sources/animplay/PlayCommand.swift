@@ -300,7 +300,7 @@ struct Play: ParsableCommand {
             end = loop.run()
             warnings += loop.warnings
             if loop.output !== output { fellBack = true }    // the terminal refused pixels: cells from now on
-            problems.append((info, player.frameProblems, playlist?.names[index] ?? source.displayName))
+            problems.append((player.info, player.frameProblems, playlist?.names[index] ?? source.displayName))
             // The next file: n, p, or the end of this one's plays.
             guard let playlist else { break }
             let step: Int

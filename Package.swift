@@ -25,6 +25,14 @@ let package = Package(
                        providers: [.apt(["libgif-dev"])]),
         // libpng behind a setjmp-free C interface (libpng-dev, zlib1g-dev: scripts/install-deps).
         .target(name: "CPNG", path: "Sources/CPNG"),
+        // libjpeg-turbo behind a setjmp-free C interface (libjpeg62-turbo-dev: scripts/install-deps).
+        .target(name: "CJPEG", path: "Sources/CJPEG"),
+        // libavif (dav1d inside); its API reports errors by return value: no shim needed. Linked
+        // by name: its pkg-config adds -DAVIF_DLL, which SwiftPM rejects with a warning.
+        .systemLibrary(name: "CAVIF", path: "Sources/CAVIF", providers: [.apt(["libavif-dev"])]),
+        // libimagequant quantises GIF frames of more than 256 colours (libimagequant-dev).
+        .systemLibrary(name: "CImageQuant", path: "Sources/CImageQuant", pkgConfig: "imagequant",
+                       providers: [.apt(["libimagequant-dev"])]),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
                        providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CSixel", path: "Sources/CSixel", pkgConfig: "libsixel",
@@ -42,7 +50,7 @@ let package = Package(
         .target(name: "CFileGuard", path: "Sources/CFileGuard"),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CWebP"]
+            dependencies: ["CGIF", "CPNG", "CJPEG", "CAVIF", "CWebP", "CImageQuant"]
         ),
         .target(name: "AnimatedTerminal", dependencies: ["AnimatedCore", "CPNG", "CZlib", "CSixel"]),
         .target(name: "AnimatedNet", dependencies: ["AnimatedCore", "CCurl", "CZlib", "CFileGuard"]),
@@ -56,7 +64,9 @@ let package = Package(
         // Test support (not a product): terminal emulators that check the outputs' bytes.
         .target(name: "AnimatedTestSupport", dependencies: ["AnimatedCore", "AnimatedTerminal"]),
         .testTarget(name: "AnimatedCoreTests",
-                    dependencies: ["AnimatedCore", "AnimatedTerminal", "AnimatedNet", "AnimatedTestSupport", "CWebP"]),
+                    dependencies: ["AnimatedCore", "AnimatedTerminal", "AnimatedNet", "AnimatedTestSupport", "CWebP",
+                                   // The exit statuses the hostile fixtures name are the CLI's policy.
+                                   "animplay"]),
         // The CLI's pure logic (startup, key decoding, status line, help texts).
         .testTarget(name: "animplayTests", dependencies: ["animplay", "AnimatedCore", "AnimatedTerminal", "AnimatedNet", "CNcurses"]),
     ],

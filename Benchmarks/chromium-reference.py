@@ -22,7 +22,8 @@ import argparse, csv, http.server, json, os, shutil, socketserver, subprocess, s
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 CORPUS = os.path.join(ROOT, 'Tests', 'Fixtures', 'corpus')
-MIME = {'gif': 'image/gif', 'apng': 'image/png', 'png': 'image/png', 'webp': 'image/webp'}
+MIME = {'gif': 'image/gif', 'apng': 'image/png', 'png': 'image/png', 'webp': 'image/webp', 'jpeg': 'image/jpeg',
+        'avif': 'image/avif'}
 
 PAGE = r'''<!doctype html><meta charset="utf-8"><script>
 async function post(path, body) { await fetch(path, {method: 'POST', body}); }
@@ -41,10 +42,28 @@ async function post(path, body) { await fetch(path, {method: 'POST', body}); }
         try { r = await dec.decode({frameIndex: i, completeFramesOnly: false}); }
         catch (e) { meta.list.push({error: String(e)}); break; }
         const f = r.image;
-        const buf = new Uint8Array(f.allocationSize());
-        await f.copyTo(buf);
-        meta.list.push({format: f.format, w: f.visibleRect.width, h: f.visibleRect.height, duration: f.duration});
-        await post('/frame/' + c.id + '/' + i, buf);
+        // JPEG and AVIF frames come as YUV planes: Chromium converts them to RGBA here.
+        const opts = ['RGBA', 'RGBX', 'BGRA', 'BGRX'].includes(f.format) ? {} : {format: 'RGBA', colorSpace: 'srgb'};
+        const buf = new Uint8Array(f.allocationSize(opts));
+        await f.copyTo(buf, opts);
+        meta.list.push({format: opts.format || f.format, native: f.format, w: f.visibleRect.width, h: f.visibleRect.height,
+                        duration: f.duration, rotation: f.rotation, flip: f.flip});
+        if (c.mime === 'image/jpeg') {
+          // A JPEG: what an <img> shows. ImageDecoder gives YUV planes with a rotation to apply, and
+          // converting those (copyTo) is not how a page draws a JPEG; createImageBitmap decodes it as
+          // <img> does (libjpeg-turbo to RGB, EXIF orientation applied) and the 2D canvas reads it back.
+          const bmp = await createImageBitmap(new Blob([data], {type: c.mime}),
+              {colorSpaceConversion: 'none', premultiplyAlpha: 'none', imageOrientation: 'from-image'});
+          const cv = new OffscreenCanvas(bmp.width, bmp.height);
+          const cx = cv.getContext('2d');
+          cx.drawImage(bmp, 0, 0);
+          const px = cx.getImageData(0, 0, bmp.width, bmp.height).data;
+          const last = meta.list[meta.list.length - 1];
+          last.format = 'RGBA'; last.w = bmp.width; last.h = bmp.height; last.via = 'createImageBitmap';
+          await post('/frame/' + c.id + '/' + i, px);
+        } else {
+          await post('/frame/' + c.id + '/' + i, buf);
+        }
         f.close();
       }
       dec.close();
@@ -67,7 +86,8 @@ def load_cases(only):
 def file_case(path):
     """A case for a file outside the corpus (format from its first bytes)."""
     head = open(path, 'rb').read(16)
-    fmt = 'gif' if head[:4] == b'GIF8' else 'webp' if head[8:12] == b'WEBP' else 'png'
+    fmt = ('gif' if head[:4] == b'GIF8' else 'webp' if head[8:12] == b'WEBP' else 'jpeg' if head[:2] == b'\xff\xd8'
+           else 'avif' if head[4:8] == b'ftyp' else 'png')
     return {'id': os.path.splitext(os.path.basename(path))[0], 'input': os.path.abspath(path), 'format': fmt}
 
 

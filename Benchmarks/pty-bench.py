@@ -8,7 +8,7 @@ usage: Benchmarks/pty-bench.py [--animplay PATH] [--cols 120] [--rows 40] [--run
 The GIFs are generated into Benchmarks/data/ (gitignored) with ffmpeg if missing.
 
 --kitty: kitty graphics instead: the 640x360x150 GIF (Benchmarks/make-inputs.sh) in a pty of
-120x40 cells of 10x20 pixels (/work/shared/tools/ptyrun.py, or $PTYRUN), `animplay --graphics
+120x40 cells of 10x20 pixels (Benchmarks/ptyrun.py, or $PTYRUN), `animplay --graphics
 kitty` against `timg -pk` and `chafa -f kitty`, 1 and 3 plays: wall time against nominal, CPU,
 peak RSS, bytes written, time to the first image (first kitty transmission on the pty).
 """
@@ -94,7 +94,7 @@ def run(cmd, cols, rows, timeout):
                 first_ms=None if first is None else first * 1000, exit=os.waitstatus_to_exitcode(status))
 
 
-PTYRUN = os.environ.get('PTYRUN', '/work/shared/tools/ptyrun.py')
+PTYRUN = os.environ.get('PTYRUN', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ptyrun.py'))
 KITTY_IMAGE = re.compile(rb'\x1b_G[^;\x1b]*a=[Tt]')
 
 

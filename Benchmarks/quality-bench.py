@@ -2,7 +2,7 @@
 """Picture quality of cell output: animplay --symbols X against chafa --symbols X and timg -pq.
 
 Each test image (800x592: exactly 100x37 cells of 1:2) is printed by every program in a
-pseudo-terminal of 100x38 cells (/work/shared/tools/ptyrun.py, or Tests' copy of it); what
+pseudo-terminal of 100x38 cells (Benchmarks/ptyrun.py); what
 they wrote is parsed into cells, rasterised by glyph coverage and compared with the source
 area-averaged to the same raster (SSIM of the luma, PSNR of RGB) by Benchmarks/Quality's
 quality-bench, which uses AnimatedCore's PictureQuality.
@@ -64,7 +64,7 @@ def measure(tool, image, cap):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--animplay', default=os.path.join(ROOT, '.build', 'release', 'animplay'))
-    ap.add_argument('--ptyrun', default='/work/shared/tools/ptyrun.py')
+    ap.add_argument('--ptyrun', default=os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ptyrun.py'))
     ap.add_argument('--markdown', action='store_true')
     a = ap.parse_args()
     qdir = os.path.join(HERE, 'Quality')

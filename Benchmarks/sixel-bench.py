@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Sixel benchmark: animplay --graphics sixel against chafa -f sixel and timg -ps, playing
 medium.gif (ffmpeg testsrc2, 640x360, 150 frames at 25 fps) in a pseudo-terminal of 120x40 cells
-of 10x20 pixels (/work/shared/tools/ptyrun.py, or --ptyrun PATH).
+of 10x20 pixels (Benchmarks/ptyrun.py, or --ptyrun PATH).
 
 For each player and 1 or 3 plays: wall time, CPU (user+sys), peak RSS, bytes written, sixel
 images written, bytes per image, and the fidelity of what a terminal would show: a few of the
@@ -130,7 +130,7 @@ def run(ptyrun, cmd, save):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--animplay', default=os.path.join(ROOT, '.build', 'release', 'animplay'))
-    ap.add_argument('--ptyrun', default='/work/shared/tools/ptyrun.py')
+    ap.add_argument('--ptyrun', default=os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ptyrun.py'))
     ap.add_argument('--only', action='append')
     ap.add_argument('--samples', type=int, default=6)
     ap.add_argument('--json', action='store_true')

@@ -2,7 +2,7 @@
 """Time to first frame for a URL served at 250 KB/s from 127.0.0.1, and peak RSS while streaming.
 
 Serves Benchmarks/data (make-inputs.sh) with Tests/input/httpserver.py, rate-limited, and runs
-each command in a 120x40 pty through /work/shared/tools/ptyrun.py (or $PTYRUN). The first frame
+each command in a 120x40 pty through Benchmarks/ptyrun.py (or $PTYRUN). The first frame
 is on screen when half of the 120x40 cells show a 24-bit colour (the output is replayed through
 pyte, chunk by chunk as ptyrun timed it), whatever glyphs the program draws them with: a whole
 picture, not its first rows, and not the second frame either (runs of one colour make a frame of
@@ -29,7 +29,7 @@ ap.add_argument('--bin', default=os.path.join(HERE, '..', '.build', 'release', '
 ap.add_argument('--repeat', type=int, default=5)
 ap.add_argument('--only-cache', action='store_true', help='skip timg, chafa and the large file')
 a = ap.parse_args()
-PTYRUN = os.environ.get('PTYRUN', '/work/shared/tools/ptyrun.py')
+PTYRUN = os.environ.get('PTYRUN', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ptyrun.py'))
 COLS, ROWS = 120, 40
 
 

@@ -2,7 +2,7 @@
 # Builds the libFuzzer harnesses (AddressSanitizer, -O) outside the package build and runs them.
 #
 #   Fuzz/run.sh                    every harness, 1 000 000 executions each
-#   Fuzz/run.sh gif [RUNS]         one harness (gif, apng, webp, atlas, terminal)
+#   Fuzz/run.sh gif [RUNS]         one harness (gif, apng, webp, jpeg, avif, atlas, terminal, encode)
 #   Fuzz/run.sh smoke              every harness for 12 s (CI: 60 s of fuzzing in all)
 #   Fuzz/run.sh build              build only
 #   Fuzz/run.sh repro gif FILE...  run inputs once (a crash file, a regression fixture)
@@ -15,14 +15,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=${FUZZ_OUT:-$ROOT/Fuzz/out}
-HARNESSES=(gif apng webp atlas terminal)
+HARNESSES=(gif apng webp jpeg avif atlas terminal encode)
 export SWIFT_BACKTRACE=enable=no          # let libFuzzer/ASan report crashes, not the Swift backtracer
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0}
 
 harness_file() {
   case $1 in
-    gif) echo FuzzGIF.swift ;; apng) echo FuzzAPNG.swift ;; webp) echo FuzzWebP.swift ;;
-    atlas) echo FuzzAtlas.swift ;; terminal) echo FuzzTerminal.swift ;; *) echo "unknown harness '$1' (one of: ${HARNESSES[*]})" >&2; exit 64 ;;
+    gif) echo FuzzGIF.swift ;; apng) echo FuzzAPNG.swift ;; webp) echo FuzzWebP.swift ;; jpeg) echo FuzzJPEG.swift ;; avif) echo FuzzAVIF.swift ;;
+    atlas) echo FuzzAtlas.swift ;; terminal) echo FuzzTerminal.swift ;; encode) echo FuzzEncode.swift ;; *) echo "unknown harness '$1' (one of: ${HARNESSES[*]})" >&2; exit 64 ;;
   esac
 }
 
@@ -32,7 +32,7 @@ harness_file() {
 build_lib() {
   mkdir -p "$OUT"
   local lib=$OUT/libAnimatedCore.a
-  if [ -f "$lib" ] && [ -z "$(find Sources/AnimatedCore Sources/CGIF Sources/CPNG Sources/CWebP Sources/CCurl Sources/CZlib Sources/CSixel Sources/AnimatedTerminal -newer "$lib" -type f | head -1)" ]; then
+  if [ -f "$lib" ] && [ -z "$(find Sources/AnimatedCore Sources/CGIF Sources/CPNG Sources/CJPEG Sources/CAVIF Sources/CWebP Sources/CCurl Sources/CZlib Sources/CSixel Sources/AnimatedTerminal Sources/CImageQuant -newer "$lib" -type f | head -1)" ]; then
     return
   fi
   echo "fuzz: building AnimatedCore with -sanitize=fuzzer,address" >&2
@@ -43,12 +43,14 @@ build_lib() {
       -c "$ROOT/Sources/CPNG/animplay_png.c" -o "$OUT/animplay_png.o"
   clang -O2 -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CPNG/include" \
       -c "$ROOT/Sources/CPNG/animplay_png_write.c" -o "$OUT/animplay_png_write.o"
+  clang -O2 -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CJPEG/include" \
+      -c "$ROOT/Sources/CJPEG/animplay_jpeg.c" -o "$OUT/animplay_jpeg.o"
   (cd "$OUT" && swiftc -O -parse-as-library -sanitize=fuzzer,address -swift-version 6 \
       -module-name AnimatedCore -package-name animplay -emit-module -emit-module-path "$OUT/AnimatedCore.swiftmodule" \
       -emit-library -static -o "$lib" \
-      -I "$ROOT/Sources/CGIF" -I "$ROOT/Sources/CPNG/include" -I "$ROOT/Sources/CWebP" -I "$ROOT/Sources/CCurl" -I "$ROOT/Sources/CZlib" \
-      -I "$ROOT/Sources/CSixel" -Xcc -I/usr/include/sixel \
-      "${srcs[@]/#/$ROOT/}" "$OUT/animplay_png.o" "$OUT/animplay_png_write.o")
+      -I "$ROOT/Sources/CGIF" -I "$ROOT/Sources/CPNG/include" -I "$ROOT/Sources/CJPEG/include" -I "$ROOT/Sources/CAVIF" -I "$ROOT/Sources/CWebP" -I "$ROOT/Sources/CCurl" -I "$ROOT/Sources/CZlib" \
+      -I "$ROOT/Sources/CSixel" -I "$ROOT/Sources/CImageQuant" -Xcc -I/usr/include/sixel \
+      "${srcs[@]/#/$ROOT/}" "$OUT/animplay_png.o" "$OUT/animplay_png_write.o" "$OUT/animplay_jpeg.o")
 }
 
 build_harness() {
@@ -59,9 +61,9 @@ build_harness() {
   fi
   echo "fuzz: linking $bin" >&2
   swiftc -O -parse-as-library -sanitize=fuzzer,address -swift-version 6 -package-name animplay \
-    -I "$OUT" -I Sources/CGIF -I Sources/CPNG/include -I Sources/CWebP -I Sources/CCurl -I Sources/CZlib -I Sources/CSixel -Xcc -I/usr/include/sixel \
+    -I "$OUT" -I Sources/CGIF -I Sources/CPNG/include -I Sources/CJPEG/include -I Sources/CAVIF -I Sources/CWebP -I Sources/CCurl -I Sources/CZlib -I Sources/CSixel -I Sources/CImageQuant -Xcc -I/usr/include/sixel \
     Fuzz/Harnesses/FuzzSupport.swift "Fuzz/Harnesses/$file" \
-    -L "$OUT" -lAnimatedCore -lgif -lpng16 -lwebp -lwebpdemux -lz -lsixel \
+    -L "$OUT" -lAnimatedCore -lgif -lpng16 -ljpeg -lavif -lwebp -lwebpdemux -lwebpmux -limagequant -lz -lsixel \
     -o "$bin" 2> >(grep -v "ld.gold: warning: Cannot export local symbol" >&2)
 }
 
@@ -69,8 +71,9 @@ build_harness() {
 seed_dir() {
   local h=$1 dir=$OUT/seeds-$1 pattern
   case $h in
-    gif) pattern='*.gif' ;; apng) pattern='*.png' ;; webp) pattern='*.webp' ;; atlas) pattern='*.json' ;;
+    gif) pattern='*.gif' ;; apng) pattern='*.png' ;; webp) pattern='*.webp' ;; jpeg) pattern='*.jpg' ;; avif) pattern='*.avif' ;; atlas) pattern='*.json' ;;
     terminal) pattern='*.replies' ;;   # Tests/Fixtures/terminal: kitty, xterm and tmux answers
+    encode) pattern='*.[gpw][ine][fgb]*' ;;   # .gif, .png, .webp: the encoders take whatever decodes
   esac
   rm -rf "$dir"; mkdir -p "$dir"
   find Tests/Fixtures -type f -name "$pattern" -size -256k | while IFS= read -r f; do

@@ -135,6 +135,6 @@ public final class BackgroundRevalidation: Sendable {
     }
 
     private static func isImage(_ spool: SpoolBuffer) -> Bool {
-        AnimationLoader.recognizes((try? ByteSource(spool: spool).bytes(at: 0, length: 16)) ?? [])
+        AnimationLoader.recognizes((try? ByteSource(spool: spool).bytes(at: 0, length: CoderRegistry.headLength)) ?? [])
     }
 }

@@ -98,7 +98,7 @@ public enum URLLoader {
                 loading.warn("server unreachable (\(reason)); playing the cached copy")
                 return OpenedURL(decoder: try AnimationLoader.open(hit.source, options: options), fromCache: true)
             }
-            throw .network(reason)
+            throw AnimatedError(.network, reason, httpStatus: status)
         case .notModified(let response):
             guard let hit else { throw .network("the server answered 304 Not Modified to an unconditional request") }
             cache?.revalidated(hit, response: response)

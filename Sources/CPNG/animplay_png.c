@@ -231,6 +231,59 @@ int animplay_png_decode_rgba(animplay_png_read_fn read, void *context,
     return 0;
 }
 
+int animplay_png_decode_rows(animplay_png_read_fn read, void *context, animplay_png_arena *arena,
+                             uint32_t width, uint32_t height, unsigned char *row,
+                             animplay_png_row_fn on_row, void *row_context, char *message) {
+    animplay_png_source src;
+    src.read = read;
+    src.context = context;
+    src.message[0] = 0;
+    message[0] = 0;
+    animplay_png_arena_reset(arena);
+    png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, message,
+                                               animplay_png_on_error, animplay_png_on_warning,
+                                               arena, animplay_png_arena_malloc, animplay_png_arena_free);
+    if (png == NULL) { strcpy(message, "out of memory"); return -1; }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        strcpy(message, "out of memory");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return -1;
+    }
+    png_set_read_fn(png, &src, animplay_png_read_callback);
+    png_set_crc_action(png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
+    png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+    png_set_benign_errors(png, 0);
+    png_set_check_for_invalid_index(png, 0);
+    png_set_user_limits(png, 0x7fffffffU, 0x7fffffffU);
+    png_read_info(png, info);
+    png_uint_32 w = 0, h = 0;
+    int depth = 0, ctype = 0, interlace = 0;
+    png_get_IHDR(png, info, &w, &h, &depth, &ctype, &interlace, NULL, NULL);
+    if (w != width || h != height) png_error(png, "frame size does not match its header");
+    if (interlace != PNG_INTERLACE_NONE) png_error(png, "an interlaced PNG cannot be decoded row by row");
+    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    if (ctype == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (ctype == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (has_trns) png_set_tRNS_to_alpha(png);
+    if (depth == 16) png_set_scale_16(png);
+    if (ctype == PNG_COLOR_TYPE_GRAY || ctype == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+    if ((ctype & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+    png_read_update_info(png, info);
+    if (png_get_rowbytes(png, info) != (size_t)width * 4) png_error(png, "unexpected row size");
+    for (uint32_t y = 0; y < height; y++) {
+        png_read_row(png, row, NULL);
+        on_row(row_context, y, row);
+    }
+    png_read_end(png, NULL);
+    png_destroy_read_struct(&png, &info, NULL);
+    return 0;
+}
+
 uint32_t animplay_crc32(const unsigned char *bytes, size_t count) {
     return (uint32_t)crc32_z(0L, bytes, count);
 }

@@ -32,6 +32,12 @@ static void on_error(png_structp png, png_const_charp msg) {
 
 int animplay_png_encode_rgb(const unsigned char *rgb, uint32_t width, uint32_t height, size_t stride,
                             int level, animplay_png_buffer *out) {
+    return animplay_png_encode(rgb, width, height, stride, 3, level, 0, out);
+}
+
+int animplay_png_encode(const unsigned char *pixels, uint32_t width, uint32_t height, size_t stride,
+                        int channels, int level, int adaptive, animplay_png_buffer *out) {
+    if (channels != 3 && channels != 4) return -1;
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, on_error, NULL);
     if (png == NULL) return -1;
     png_infop info = png_create_info_struct(png);
@@ -43,11 +49,11 @@ int animplay_png_encode_rgb(const unsigned char *rgb, uint32_t width, uint32_t h
     }
     png_set_write_fn(png, out, write_callback, flush_callback);
     png_set_compression_level(png, level);
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
-    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, adaptive ? PNG_ALL_FILTERS : PNG_FILTER_UP);
+    png_set_IHDR(png, info, width, height, 8, channels == 4 ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
     png_write_info(png, info);
-    for (uint32_t y = 0; y < height; y++) png_write_row(png, rgb + (size_t)y * stride);
+    for (uint32_t y = 0; y < height; y++) png_write_row(png, pixels + (size_t)y * stride);
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
     return out->failed ? -1 : 0;

@@ -7,7 +7,7 @@ struct Animplay: ParsableCommand {
         abstract: "Play animated GIF, APNG and WebP images in the terminal.",
         discussion: """
         animplay FILE plays FILE (the `play` subcommand is the default). `info` describes an \
-        animation, `dump` writes its composited frames as PPM/PAM files. Every subcommand also \
+        animation, `dump` writes its composited frames as PPM/PAM/PNG files, `convert` writes it as GIF, APNG or WebP. Every subcommand also \
         takes sprite sheets (--sprite CxR, --atlas FILE.json) and frame sequences (several \
         files, or a folder).
 
@@ -25,7 +25,7 @@ struct Animplay: ParsableCommand {
          64  usage error
         """,
         version: AnimplayVersion.string,
-        subcommands: [Play.self, Info.self, Dump.self, Probe.self, Cache.self],
+        subcommands: [Play.self, Info.self, Dump.self, Convert.self, Probe.self, Cache.self],
         defaultSubcommand: Play.self
     )
 

@@ -4,7 +4,7 @@ import AnimatedTerminal
 
 /// `--bg`: what shows behind transparent pixels.
 enum BackgroundRequest: Equatable {
-    /// The terminal's background colour from the probe (OSC 11), blended in linear light.
+    /// The terminal's background colour from the probe (OSC 11), blended in sRGB as browsers do.
     case auto
     case fixed(BackgroundMode)
 

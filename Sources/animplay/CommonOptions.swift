@@ -77,6 +77,16 @@ struct SourceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Sheets and sequences: milliseconds per frame (instead of --fps).", valueName: "MS"))
     var delay: Double?
 
+    @Option(help: ArgumentHelp("Frame sequences: each frame's own delay in milliseconds, comma-separated, one per frame (e.g. 100,100,300).", valueName: "MS,MS,..."))
+    var delays: String?
+
+    /// `--delays` as numbers (nil when not given or not a list of numbers).
+    var delayList: [Double]? {
+        guard let delays else { return nil }
+        let parts = delays.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0.filter { $0 != " " })) }
+        return parts.contains(nil) ? nil : parts.map { $0! }
+    }
+
     private var isSheet: Bool { sprite != nil || atlas != nil }
 
     func validate() throws {
@@ -95,6 +105,16 @@ struct SourceOptions: ParsableArguments {
         if let fps, !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be more than 0 and at most 1000, got \(fps)") }
         if let delay, !(delay >= 1 && delay <= 3_600_000) { throw ValidationError("--delay must be 1 to 3600000 ms, got \(delay)") }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1, got \(frames)") }
+        if let delays {
+            guard let list = delayList, !list.isEmpty else {
+                throw ValidationError("--delays must be milliseconds separated by commas (e.g. 100,100,300), got '\(delays)'")
+            }
+            if let bad = list.first(where: { !($0 >= 1 && $0 <= 3_600_000) }) {
+                throw ValidationError("--delays: each delay must be 1 to 3600000 ms, got \(bad)")
+            }
+            if fps != nil || delay != nil { throw ValidationError("give --delays, or --fps or --delay, not both") }
+            if isSheet { throw ValidationError("--delays applies to frame sequences (several files or a folder)") }
+        }
         if files.count > 1 && isSheet { throw ValidationError("--sprite and --atlas take one image, got \(files.count) files") }
     }
 
@@ -150,11 +170,11 @@ struct SourceOptions: ParsableArguments {
                 if isSheet { throw CLIFailure(file: first, message: "--sprite and --atlas take an image, not a folder", code: 64) }
                 let delay = delayMs ?? SpriteSheetSpec.defaultDelayMs
                 return OpenedInput(files.count > 1
-                    ? try FrameSequenceDecoder(files: files, delayMs: delay, frameLimit: frames, options: options)
-                    : try FrameSequenceDecoder(folder: first, delayMs: delay, frameLimit: frames, options: options))
+                    ? try FrameSequenceDecoder(files: files, delayMs: delay, delaysMs: delayList, frameLimit: frames, options: options)
+                    : try FrameSequenceDecoder(folder: first, delayMs: delay, delaysMs: delayList, frameLimit: frames, options: options))
             }
             if !isSheet {
-                if fps != nil || delay != nil || frames != nil {
+                if fps != nil || delay != nil || frames != nil || delays != nil {
                     throw CLIFailure(file: first, message: "--fps, --delay and --frames apply to sprite sheets (--sprite, --atlas) and frame sequences", code: 64)
                 }
                 return try InputSource.open(first, options: options, network: network, progressive: progressive, watch: watch)

@@ -8,11 +8,11 @@ import Glibc
 
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write composited frames as PPM or PAM files, for debugging.",
+        abstract: "Write composited frames as PPM, PAM or PNG files.",
         discussion: """
-        Writes DIR/frame-NNNN.ppm (or .pam), one file per frame at canvas size, numbered by \
-        frame index. PAM keeps the alpha channel (RGBA, not premultiplied, TUPLTYPE RGB_ALPHA); \
-        PPM composites alpha over --background.
+        Writes DIR/frame-NNNN.ppm (or .pam, .png), one file per frame at canvas size, numbered by \
+        frame index. PAM and PNG keep the alpha channel (RGBA, not premultiplied; PAM's TUPLTYPE \
+        is RGB_ALPHA); PPM composites alpha over --background.
         """
     )
 
@@ -22,8 +22,8 @@ struct Dump: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Directory to write into (created if missing).", valueName: "DIR"))
     var output: String
 
-    @Option(help: "Output format: ppm or pam.")
-    var format: PNMWriter.Format = .ppm
+    @Option(help: "Output format: ppm, pam or png.")
+    var format: DumpFormat = .ppm
 
     @Option(help: ArgumentHelp("PPM background colour as RRGGBB hex.", valueName: "RRGGBB"))
     var background: String = "000000"
@@ -63,7 +63,13 @@ struct Dump: ParsableCommand {
                 if digits.count < 4 { digits = String(repeating: "0", count: 4 - digits.count) + digits }
                 let path = output + "/frame-" + digits + "." + format.rawValue
                 do {
-                    try PNMWriter.write(PNMWriter.encode(canvas, format: format, background: bg), to: path)
+                    let bytes: [UInt8]
+                    switch format {
+                    case .ppm: bytes = PNMWriter.encode(canvas, format: .ppm, background: bg)
+                    case .pam: bytes = PNMWriter.encode(canvas, format: .pam)
+                    case .png: bytes = try PNGWriter.encode(canvas)
+                    }
+                    try PNMWriter.write(bytes, to: path)
                 } catch {
                     throw CLIFailure(file: nil, error: error)
                 }
@@ -74,7 +80,8 @@ struct Dump: ParsableCommand {
     }
 }
 
-extension PNMWriter.Format: ExpressibleByArgument {}
+/// What `dump` writes per frame.
+enum DumpFormat: String, ExpressibleByArgument, CaseIterable { case ppm, pam, png }
 
 /// "RRGGBB" (optionally with a leading #) to a colour.
 func parseHexColor(_ s: String) -> (UInt8, UInt8, UInt8)? {

@@ -16,7 +16,8 @@ struct Play: ParsableCommand {
         colour, lower pixel in the background colour), or with --symbols 2x2, 2x3 or 2x4 pixels \
         in two colours chosen per cell. The image is fitted into the terminal (or --size), \
         centred; pixel art is enlarged by whole factors only; reductions average the covered \
-        area in linear light.
+        area in linear light. --fill enlarges to the largest size that fits (smoothly, in \
+        linear light; kitty and iTerm2 enlarge the frames themselves).
 
         KEYS
           space         pause / resume
@@ -61,13 +62,13 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("Box to fit into, in character cells (default: the terminal).", valueName: "WxH"))
     var size: String?
 
-    @Flag(help: "Keep the aspect ratio (--fit, default) or fill the box (--stretch).")
+    @Flag(help: "--fit (default): the picture's own size, enlarged by whole factors only (pixel art stays sharp), reduced to fit; --fill: the largest size that fits the box, aspect kept, enlarged smoothly; --stretch: the whole box.")
     var fitMode: FitMode = .fit
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits; when N does not fit, the largest whole factor that does, as the status line says).", valueName: "N"))
     var scale: Int?
 
-    @Option(help: ArgumentHelp("Behind transparent pixels: auto (the terminal's background colour, asked with OSC 11, blended in linear light; a dark default when it does not answer), none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "auto|none|COLOR|checker"))
+    @Option(help: ArgumentHelp("Behind transparent pixels: auto (the terminal's background colour, asked with OSC 11, blended in sRGB as browsers do; a dark default when it does not answer), none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "auto|none|COLOR|checker"))
     var bg: String = "auto"
 
     @Option(help: "Colours: auto (24-bit when the terminfo entry has RGB or COLORTERM is truecolor/24bit, else 256 or 16), truecolor, 256 or 16.")
@@ -212,7 +213,7 @@ struct Play: ParsableCommand {
         defer { signals.uninstall() }
         // One round of terminal queries before anything else owns the tty (graphics, colours):
         // the background colour is needed before the first frame is prepared.
-        let mediumProbe = graphicsOptions.request == .forced(.cells) ? nil
+        let mediumProbe = graphicsOptions.wantsCells ? nil
             : KittyMediumProbe(env: GraphicsOptions.environment())
         var probe = TerminalProbe.run(extraQueries: mediumProbe?.queries ?? [])
         // Every other way out (errors before the loop): late replies must not reach the shell.
@@ -227,8 +228,11 @@ struct Play: ParsableCommand {
         defer { if medium == .sharedMemory { TerminalProbe.settle(); KittyStager.removeLeftovers() } }
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
         // Chosen before the player starts: the producer prepares frames for this output.
-        let plan = graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium,
-                                        memoryBytes: decodeOptions.maxMemoryMb << 20)
+        // --symbols lowered to what the terminal will show (fonts, kitty's own glyphs).
+        let (symbolOptions, symbolWarning) = self.symbolOptions.resolved(for: probe.report, env: GraphicsOptions.environment())
+        let plan = try graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium,
+                                            memoryBytes: decodeOptions.maxMemoryMb << 20)
+        if let symbolWarning, !plan.isPixels { StandardError.write("animplay: warning: \(symbolWarning)\n") }
         let (preparer, makeOutput) = plan.build(background: background)
         // The player starts before curses so that the first frame is being prepared while the
         // terminal is set up; the kernel's window size is what ncurses will report.
@@ -237,14 +241,20 @@ struct Play: ParsableCommand {
         let options = PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
                                     bufferBytes: bufferMb.map { $0 << 20 })
         var playerSize = RenderSize(width: 1, height: 1)
+        // After the terminal refused pixels: cells for the rest of the files.
+        var fellBack = false
+        // kitty and iTerm2 enlarge images themselves (frames go at the canvas's own size).
+        func layoutFor(_ info: AnimationInfo) -> (Int, Int, RenderSize) -> RenderLayout {
+            layoutFunction(canvasWidth: info.width, canvasHeight: info.height, spareRow: plan.needsSpareRow && !fellBack,
+                           terminalScales: plan.terminalScales && !fellBack)
+        }
         // In a playlist a file that would loop forever plays once (--loop sets every file's count).
         func makePlayer(_ decoder: sending any AnimationDecoder, _ name: String, _ preparer: any FrameScaler,
                         _ cell: RenderSize) throws(CLIFailure) -> Player {
             let info = decoder.info
             var o = options
             if playlist != nil && o.plays == nil && info.plays == 0 { o.plays = 1 }
-            let first = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
-                                       spareRow: plan.needsSpareRow)(Int(rows) - (status ? 1 : 0), Int(cols), cell)
+            let first = layoutFor(info)(Int(rows) - (status ? 1 : 0), Int(cols), cell)
             playerSize = first.size
             do {
                 return try Player(decoder: decoder, options: o, scaler: preparer, renderSize: first.size)
@@ -257,23 +267,23 @@ struct Play: ParsableCommand {
         if player.info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
         let screen = try NcursesScreen()
         screen.pushBack(typed + probe.typed)
-        let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: screen.facts)
-        let path = symbolOptions.cellPath(chosenPath, canSaveCursor: screen.facts.canSaveCursor)
+        var facts = screen.facts
+        facts.answered(probe.report)
+        let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: facts)
+        let path = symbolOptions.cellPath(chosenPath, canSaveCursor: facts.canSaveCursor)
         guard path != .unsupported else {
             screen.end()
             throw CLIFailure(message: "terminal type '\(Self.termName)' has no colours and cannot save the cursor position; set TERM to your terminal's type (e.g. xterm-256color)")
         }
         let view = PlaybackView(screen: screen, mode: colorMode, path: path,
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
-        let sink = TerminalOutput.sink(fd: screen.outputFD, saveCursor: screen.saveCursor,
-                                       restoreCursor: screen.restoreCursor)
+        let sink = PlaybackSink(screen: screen)
         let cellSettings = OutputPlan.CellSettings(mode: colorMode, dither: palette.dither,
                                                    palette16: probe.report.answeredPalette16)
         let cells = OutputPlan.cells(symbolOptions.symbols)
         let cellOutput = { cells.build(background: background).output(view, sink, cellSettings) }
         // One output per file (a kitty output holds that file's frames in the terminal); after
         // the terminal refused pixels, cells for the rest.
-        var fellBack = false
         var index = startIndex
         var warnings: [String] = []
         var failures = openFailures
@@ -285,11 +295,9 @@ struct Play: ParsableCommand {
         while true {
             let info = player.info
             let output = fellBack ? cellOutput() : makeOutput(view, sink, cellSettings)
-            let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
-                                           spareRow: plan.needsSpareRow && !fellBack)
             loop = PlaybackLoop(player: player, renderSize: playerSize, screen: screen, signals: signals,
                                 output: output, fallback: plan.isPixels && !fellBack ? cellOutput : nil,
-                                showStatus: status, requestedScale: fitMode == .fit ? scale : nil, layoutFor: layoutFor)
+                                showStatus: status, requestedScale: fitMode == .fit ? scale : nil, layoutFor: layoutFor(info))
             loop.notes = [backgroundNote].compactMap { $0 }
             loop.afterFirstFrame = afterFirstFrame
             afterFirstFrame = nil
@@ -338,7 +346,17 @@ struct Play: ParsableCommand {
         screen.end()
         for warning in warnings { StandardError.write("animplay: warning: \(warning)\n") }
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
-            loop.output.printLast()
+            if let kitty = loop.output as? KittyOutput, kitty.insideTmux, let canvas = kitty.lastFrameCanvas() {
+                // Inside tmux an image would stay on kitty's screen whatever tmux does with
+                // the pane (scroll, clear): the last frame stays as text, which tmux moves.
+                let layout = layoutFor(player.info)(screen.rows - 1, screen.columns, RenderLayout.halfBlockCell)
+                let (cellPreparer, makeCells) = OutputPlan.cells(symbolOptions.symbols).build(background: background)
+                let text = makeCells(nil, TerminalOutput.sink(fd: 1), cellSettings)
+                text.show(cellPreparer.scale(canvas, index: 0, to: layout.size))
+                text.printLast(indent: layout.column)
+            } else {
+                loop.output.printLast(indent: loop.layout.column)
+            }
         }
         // After the terminal is restored (on the alternate screen they would vanish with it).
         if end != .signal(SIGHUP) {
@@ -430,13 +448,14 @@ struct Play: ParsableCommand {
     private func playGrid(_ decoders: sending [any AnimationDecoder], names: [String], columns: Int, rows: Int) throws(CLIFailure) {
         let signals = try SignalPipe()
         defer { signals.uninstall() }
-        let mediumProbe = graphicsOptions.request == .forced(.cells) ? nil
+        let mediumProbe = graphicsOptions.wantsCells ? nil
             : KittyMediumProbe(env: GraphicsOptions.environment())
         var probe = TerminalProbe.run(extraQueries: mediumProbe?.queries ?? [])
         defer { TerminalProbe.absorbLate(probe.late) }
         let medium = mediumProbe?.finish(probe.report) ?? .direct
         let (background, _) = BackgroundRequest(bg)!.resolve(probe.report)
-        let plan = graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium)
+        let plan = try graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium,
+                                            memoryBytes: decodeOptions.maxMemoryMb << 20)
         // Tiles are prepared as plain RGBA; the output's own preparer encodes the whole picture.
         var players: [(Player, String)] = []
         defer { for (p, _) in players { p.stop() } }
@@ -489,7 +508,10 @@ struct Play: ParsableCommand {
     /// centred in it, the image fitted and centred in that. `spareRow`: the image keeps off the
     /// screen's last row (inline images leave the cursor below themselves: on the last row that
     /// would scroll); a box that already ends above it (status line shown) needs no spare row.
-    private func layoutFunction(canvasWidth: Int, canvasHeight: Int, spareRow: Bool = false) -> (Int, Int, RenderSize) -> RenderLayout {
+    /// `terminalScales`: the pixel output can have the terminal enlarge frames (not cells: a
+    /// fallback to cells passes half-block cells, which never scale).
+    private func layoutFunction(canvasWidth: Int, canvasHeight: Int, spareRow: Bool = false,
+                                terminalScales: Bool = false) -> (Int, Int, RenderSize) -> RenderLayout {
         let requested = size.flatMap(parseWxH)
         let fit = fitMode, scale = scale
         return { rows, columns, cell in
@@ -498,7 +520,8 @@ struct Play: ParsableCommand {
             let rows = max(1, rows - (spareRow && onLastRow ? 1 : 0)), columns = max(1, columns)
             let boxCols = min(columns, requested?.0 ?? columns), boxRows = min(rows, requested?.1 ?? rows)
             var l = RenderLayout.compute(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
-                                         columns: boxCols, rows: boxRows, fit: fit, scale: scale, cell: cell)
+                                         columns: boxCols, rows: boxRows, fit: fit, scale: scale, cell: cell,
+                                         terminalScales: terminalScales && cell != RenderLayout.halfBlockCell)
             l.row += (rows - boxRows) / 2
             l.column += (columns - boxCols) / 2
             return l
@@ -522,23 +545,34 @@ struct Play: ParsableCommand {
             late = outcome.late
             return outcome.report
         }
-        let probed = toTerminal && graphicsOptions.request != .forced(.cells) ? probeTerminal() : nil
-        let plan = probed.map { graphicsOptions.plan($0, symbols: symbolOptions.symbols, memoryBytes: decodeOptions.maxMemoryMb << 20) }
-            ?? .cells(symbolOptions.symbols)
+        let probed = toTerminal && !graphicsOptions.wantsCells ? probeTerminal() : nil
+        var plan = try probed.map { (p) throws(CLIFailure) in
+            try graphicsOptions.plan(p, symbols: symbolOptions.symbols, memoryBytes: decodeOptions.maxMemoryMb << 20)
+        } ?? .cells(symbolOptions.symbols)
+        // Inside tmux a kitty image would stay on kitty's screen whatever tmux does with the
+        // pane: the still is printed as cells, which tmux scrolls like text.
+        if case .kitty(let t, _) = plan, t.tmuxPassthrough { plan = .cells(symbolOptions.symbols) }
         var report = probed ?? TerminalReport()
         var cells = OutputPlan.CellSettings(mode: .truecolor)
         if !plan.isPixels {
             guard animplay_setupterm(1) != 0 else {
                 throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
             }
-            let facts = TerminalColorFacts(
+            var facts = TerminalColorFacts(
                 colors: Int(animplay_tigetnum("colors")), pairs: Int(animplay_tigetnum("pairs")),
                 hasRGB: animplay_has_rgb() != 0,
                 colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
                 canSaveCursor: true)
+            let (guessed, _) = ColorSelection.choose(colors, facts: facts)
+            // The terminal is asked only when its answers matter: its background, its 16 colours
+            // (and how many colours it really has, when terminfo's guess is 16).
+            if toTerminal && probed == nil && (request == .auto || guessed == .palette16) { report = probeTerminal() }
+            facts.answered(report)
             let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
-            // The terminal is asked only when its answers matter: its background, its 16 colours.
-            if toTerminal && probed == nil && (request == .auto || colorMode == .palette16) { report = probeTerminal() }
+            // --symbols lowered to what the terminal will show (fonts, kitty's own glyphs).
+            let (resolved, symbolWarning) = symbolOptions.resolved(for: report, env: GraphicsOptions.environment())
+            if let symbolWarning { StandardError.write("animplay: warning: \(symbolWarning)\n") }
+            plan = .cells(resolved.symbols)
             cells = OutputPlan.CellSettings(mode: colorMode, dither: palette.dither, palette16: report.answeredPalette16)
         }
         let background = request.resolve(report).mode
@@ -546,7 +580,8 @@ struct Play: ParsableCommand {
         if toTerminal {
             var rows: Int32 = 24, cols: Int32 = 80
             _ = animplay_window_size(1, &rows, &cols)
-            // Leave a line for the prompt that follows.
+            // Leave a line for the prompt that follows. A still is scaled here (printed once, it
+            // has no placement for the terminal to stretch).
             layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
                                     spareRow: plan.needsSpareRow)(Int(rows) - 1, Int(cols), plan.cell)
         } else {
@@ -595,3 +630,12 @@ extension PlaybackMode: ExpressibleByArgument {}
 extension ColorRequest: ExpressibleByArgument {}
 extension FitMode: EnumerableFlag {}
 
+
+extension TerminalColorFacts {
+    /// Adds what the terminal said about its colours in the probe (terminfo's word is TERM's,
+    /// often plain `xterm`: 8 colours).
+    mutating func answered(_ report: TerminalReport) {
+        answeredDirectColor = report.directColor == true
+        answeredColors = report.answeredColors ?? 0
+    }
+}

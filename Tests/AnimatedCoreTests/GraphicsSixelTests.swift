@@ -93,12 +93,93 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
     }
 }
 
-@Suite struct TmpDbg {
-    @Test func dbg() throws {
-        let enc = SixelEncoder(background: .terminal)
-        for c: (UInt8, UInt8, UInt8, UInt8) in [(255, 0, 0, 255), (0, 255, 0, 255), (0, 0, 255, 255)] {
-            let out = enc.encode(solidFrame(8, 8, c))
-            print(String(decoding: out.prefix(120), as: UTF8.self).debugDescription)
+/// Palette building (issue 20.3): colours covering an area are never lost, every register is used.
+@Suite struct SixelPaletteTests {
+    /// A smooth colourful background (the gradient) with a flat grey disc over `share` of it,
+    /// like orbit.webp's moon enlarged.
+    func moonFrame(_ w: Int, _ h: Int, radius: Int) -> ScaledFrame {
+        var f = gradientFrame(w, h).pixels
+        for y in 0..<h { for x in 0..<w {
+            let dx = x - w / 2, dy = y - h / 2
+            if dx * dx + dy * dy <= radius * radius {
+                let o = (y * w + x) * 4
+                f[o] = 208; f[o + 1] = 208; f[o + 2] = 208
+            }
+        } }
+        return ScaledFrame(index: 0, size: RenderSize(width: w, height: h), pixels: f)
+    }
+
+    @Test(arguments: [256, 64, 16])
+    func aFlatGreyDiscKeepsItsColour(registers: Int) throws {
+        // The disc covers 2 % of the frame; the rest has thousands of colours.
+        let f = moonFrame(300, 200, radius: 24)
+        let enc = SixelEncoder(registers: registers, background: .terminal)
+        let img = try SixelTestImage.decode(enc.encode(f))
+        let p = enc.lastPalette
+        var nearest = Int.max
+        for i in stride(from: 0, to: p.count, by: 3) {
+            let d: Int = abs(Int(p[i]) - 208) + abs(Int(p[i + 1]) - 208) + abs(Int(p[i + 2]) - 208)
+            nearest = min(nearest, d)
         }
+        #expect(nearest == 0, "registers \(registers): nearest entry to the grey is \(nearest) away")
+        // What a terminal shows at the disc's centre is the grey (within sixel's percent rounding).
+        let c = try #require(img.pixels[100 * 300 + 150])
+        #expect(abs(Int(c.0) - 208) <= 2 && abs(Int(c.1) - 208) <= 2 && abs(Int(c.2) - 208) <= 2)
+    }
+
+    @Test(arguments: [256, 100, 16])
+    func everyRegisterIsUsedWhenThereAreMoreColours(registers: Int) throws {
+        let enc = SixelEncoder(registers: registers, background: .terminal)
+        let img = try SixelTestImage.decode(enc.encode(gradientFrame(256, 128)))
+        #expect(enc.lastPalette.count == registers * 3)
+        #expect(img.registersDefined == registers)
+    }
+
+    @Test func moreRegistersGiveSmallerErrors() {
+        let f = gradientFrame(200, 100)
+        var last = 0.0
+        for registers in [16, 64, 256] {
+            let enc = SixelEncoder(registers: registers, background: .terminal)
+            _ = enc.encode(f)
+            #expect(enc.lastPSNR > last + 3, "registers \(registers): \(enc.lastPSNR) dB")
+            last = enc.lastPSNR
+        }
+    }
+
+    @Test func largeAreasWeighMoreThanRareColours() {
+        // Half the frame one red, a quarter one blue, the rest 1000 distinct greys in single
+        // pixels: with 8 registers red and blue stay exact, the greys share the rest.
+        var px: [UInt8] = []
+        let w = 100, h = 40
+        for k in 0..<(w * h) {
+            if k < w * h / 2 { px += [200, 30, 40, 255] } else if k < w * h * 3 / 4 { px += [20, 40, 220, 255] }
+            else { let v = UInt8(k % 250); px += [v, v, UInt8(min(255, Int(v) + 3)), 255] }
+        }
+        let enc = SixelEncoder(registers: 8, background: .terminal)
+        _ = enc.encode(ScaledFrame(index: 0, size: RenderSize(width: w, height: h), pixels: px))
+        let p = enc.lastPalette
+        let entries = stride(from: 0, to: p.count, by: 3).map { [p[$0], p[$0 + 1], p[$0 + 2]] }
+        #expect(entries.contains([200, 30, 40]) && entries.contains([20, 40, 220]))
+        #expect(entries.count == 8)
+    }
+}
+
+@Suite struct SixelFramePreparerTests {
+    @Test func framesAreEnlargedEncodedAndKeptCompressed() throws {
+        // A 64×36 gradient canvas filled to 150×84 (a fraction: the smooth enlarger).
+        let g = gradientFrame(64, 36)
+        let canvas = Canvas(width: 64, height: 36)
+        for i in 0..<g.pixels.count { canvas.pixels[i] = g.pixels[i] }
+        let size = RenderSize(width: 150, height: 84)
+        let frame = SixelFramePreparer(registers: 256, background: .terminal).scale(canvas, index: 7, to: size)
+        #expect(frame.index == 7 && frame.size == size && frame.pixels.isEmpty)
+        let sixel = SixelFramePreparer.sixel(of: frame)
+        #expect(frame.payload.count * 2 < sixel.count)            // held compressed
+        let img = try SixelTestImage.decode(sixel)
+        #expect(img.width == 150 && img.height == 84)
+        let enlarged = AreaAverageScaler().scale(canvas, index: 7, to: size)
+        let psnr = try #require(img.psnr(against: OpaqueFrame(enlarged, background: .terminal)))
+        #expect(psnr > 32, "PSNR \(psnr)")
+        #expect(SixelFramePreparer.sixel(of: ScaledFrame(index: 0, size: size, pixels: [])).isEmpty)
     }
 }

@@ -2,6 +2,7 @@ import Testing
 @testable import AnimatedCore
 @testable import AnimatedNet
 @testable import AnimatedTerminal
+@testable import animplay
 
 @Suite struct ModelErrorTests {
     /// The kind alone decides the one-line prefix and the documented exit status.

@@ -5,6 +5,7 @@ import Testing
 @testable import AnimatedCore
 @testable import AnimatedNet
 @testable import AnimatedTerminal
+@testable import animplay
 
 @Suite struct PlaybackProducerThreadTests {
     /// A thread the system refuses is reported as what it is (exit status 1), not as an image

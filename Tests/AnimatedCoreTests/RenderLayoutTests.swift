@@ -56,3 +56,91 @@ import Testing
         #expect(l.size == RenderSize(width: 5, height: 3) && l.rows == 2)
     }
 }
+
+/// `--fill` and terminal scaling: the largest aspect-kept size in the box, what is rendered
+/// versus what is shown, and HiDPI density.
+@Suite struct RenderLayoutFillTests {
+    let px = RenderSize(width: 10, height: 20)
+
+    @Test func wideVideoFillsTheWidthOfTheBenchmarkWindow() {
+        // 640×360 in 120×40 cells of 10×20 px (1200×800): 1200×675, 34 rows, centred.
+        let l = RenderLayout.compute(canvasWidth: 640, canvasHeight: 360, columns: 120, rows: 40, fit: .fill, cell: px)
+        #expect(l.size == RenderSize(width: 1200, height: 675) && l.shown == l.size)
+        #expect(l.columns == 120 && l.rows == 34 && l.row == 3 && l.column == 0 && l.factor == nil)
+        // The default stays the picture's own size (it fits once, not twice).
+        let own = RenderLayout.compute(canvasWidth: 640, canvasHeight: 360, columns: 120, rows: 40, cell: px)
+        #expect(own.size == RenderSize(width: 640, height: 360) && own.factor == 1)
+    }
+
+    @Test func tallImageFillsTheHeight() {
+        let l = RenderLayout.compute(canvasWidth: 300, canvasHeight: 1000, columns: 120, rows: 40, fit: .fill, cell: px)
+        #expect(l.size == RenderSize(width: 240, height: 800))
+        #expect(l.row == 0 && l.columns == 24 && l.column == 48)
+    }
+
+    @Test func oddBoxesRoundTheFreeSideToTheNearestPixel() {
+        // 3×2 into 7×3 half-block cells (7×6 pixels): width-limited, 7 × 2/3 = 4.67 → 5.
+        let l = RenderLayout.compute(canvasWidth: 3, canvasHeight: 2, columns: 7, rows: 3, fit: .fill)
+        #expect(l.size == RenderSize(width: 7, height: 5) && l.rows == 3 && l.row == 0)
+        // Height-limited: 2×3 into 7×3 cells → 4×6.
+        let t = RenderLayout.compute(canvasWidth: 2, canvasHeight: 3, columns: 7, rows: 3, fit: .fill)
+        #expect(t.size == RenderSize(width: 4, height: 6) && t.column == 1)
+        // Never beyond the box, whatever the rounding.
+        for w in 1...13 { for h in 1...13 {
+            let f = RenderLayout.compute(canvasWidth: w, canvasHeight: h, columns: 5, rows: 3, fit: .fill, cell: px)
+            #expect(f.size.width <= 50 && f.size.height <= 60 && (f.size.width == 50 || f.size.height == 60))
+        } }
+    }
+
+    @Test func pixelArtKeepsWholeFactorsUnlessFilled() {
+        // 800×460 pixels: 28× (448) is the largest whole factor; filled, 460.
+        let art = RenderLayout.compute(canvasWidth: 16, canvasHeight: 16, columns: 80, rows: 23, cell: px)
+        #expect(art.size == RenderSize(width: 448, height: 448) && art.factor == 28)
+        let filled = RenderLayout.compute(canvasWidth: 16, canvasHeight: 16, columns: 80, rows: 23, fit: .fill, cell: px)
+        #expect(filled.size == RenderSize(width: 460, height: 460) && filled.factor == nil)
+        // Whole factors are replicated here even where the terminal could scale (its filter blurs).
+        let kitty = RenderLayout.compute(canvasWidth: 16, canvasHeight: 16, columns: 80, rows: 24, cell: px, terminalScales: true)
+        #expect(kitty.size == kitty.shown && !kitty.terminalScales)
+    }
+
+    @Test func oneByOneFillsTheSmallerSideOfTheBox() {
+        let l = RenderLayout.compute(canvasWidth: 1, canvasHeight: 1, columns: 120, rows: 40, fit: .fill, cell: px)
+        #expect(l.size == RenderSize(width: 800, height: 800) && l.column == 20 && l.row == 0)
+        let cells = RenderLayout.compute(canvasWidth: 1, canvasHeight: 1, columns: 1, rows: 1, fit: .fill)
+        #expect(cells.size == RenderSize(width: 1, height: 1) && cells.rows == 1)
+    }
+
+    @Test func theTerminalEnlargesFromTheCanvasWhenItCan() {
+        let l = RenderLayout.compute(canvasWidth: 640, canvasHeight: 360, columns: 120, rows: 40, fit: .fill,
+                                     cell: px, terminalScales: true)
+        #expect(l.size == RenderSize(width: 640, height: 360) && l.shown == RenderSize(width: 1200, height: 675))
+        #expect(l.terminalScales && l.columns == 120 && l.rows == 34 && l.row == 3)
+        // Width fills whole cells; the height, 33.75 cells, is rounded to 34 for kitty.
+        #expect(KittyCells(l) == KittyCells(columns: 120, rows: 34))
+        // A reduction is still done here (the area average), the terminal shows it 1:1.
+        let big = RenderLayout.compute(canvasWidth: 2000, canvasHeight: 1000, columns: 120, rows: 40, fit: .fill,
+                                       cell: px, terminalScales: true)
+        #expect(big.size == RenderSize(width: 1200, height: 600) && !big.terminalScales && KittyCells(big) == nil)
+        // Stretched: both sides given.
+        let st = RenderLayout.compute(canvasWidth: 640, canvasHeight: 360, columns: 120, rows: 40, fit: .stretch,
+                                      cell: px, terminalScales: true)
+        #expect(KittyCells(st) == KittyCells(columns: 120, rows: 40) && st.size == RenderSize(width: 640, height: 360))
+    }
+
+    @Test func hiDPICellsCountTheOwnSizeInLogicalPixels() {
+        // 20×40-pixel cells (a 2× screen): a 320×180 picture is enlarged 3× in logical pixels
+        // (1920×1080 device pixels), covering the same cells as on a 1× screen with 10×20 cells.
+        let hi = RenderSize(width: 20, height: 40)
+        #expect(RenderLayout.density(cell: hi) == 2 && RenderLayout.density(cell: px) == 1)
+        let l = RenderLayout.compute(canvasWidth: 320, canvasHeight: 180, columns: 120, rows: 40, cell: hi)
+        let lo = RenderLayout.compute(canvasWidth: 320, canvasHeight: 180, columns: 120, rows: 40, cell: px)
+        #expect(l.size == RenderSize(width: 1920, height: 1080) && l.factor == 3)
+        #expect(lo.factor == 3 && l.columns == lo.columns && l.rows == lo.rows)
+        // --scale counts logical pixels too.
+        let s = RenderLayout.compute(canvasWidth: 320, canvasHeight: 180, columns: 120, rows: 40, scale: 1, cell: hi)
+        #expect(s.size == RenderSize(width: 640, height: 360) && s.factor == 1)
+        // Too large for 2× but not for 1×: filled to the box rather than halved.
+        let v = RenderLayout.compute(canvasWidth: 640, canvasHeight: 360, columns: 60, rows: 20, cell: hi, terminalScales: true)
+        #expect(v.shown == RenderSize(width: 1200, height: 675) && v.size == RenderSize(width: 640, height: 360))
+    }
+}

@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func unaskedRepliesAreIgnoredNotKeys() {
-        let s = "\u{1B}]52;c;aGk=\u{7}\u{1B}[4;800;1200t\u{1B}P1$r0m\u{1B}\\\u{1B}_Gi=7;ENOENT:x\u{1B}\\"
+        let s = "\u{1B}]52;c;aGk=\u{7}\u{1B}[4;800;1200t\u{1B}P1$r0\"q\u{1B}\\\u{1B}_Gi=7;ENOENT:x\u{1B}\\"
         let events = parse(Array(s.utf8), pieces: 2)
         #expect(events == [.otherReply, .otherReply, .otherReply, .kittyGraphics(id: 7, message: "ENOENT:x")])
         #expect(!report(events).kittyGraphics)

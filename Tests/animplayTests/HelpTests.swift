@@ -9,7 +9,7 @@ private func oneLine(_ s: String) -> String {
 
 @Suite struct HelpTests {
     @Test func infoAndDumpHelpDoNotSpeakOfPlaying() {
-        for help in [Info.helpMessage(columns: 200), Dump.helpMessage(columns: 200)].map(oneLine) {
+        for help in [Info.helpMessage(columns: 200), Dump.helpMessage(columns: 200), Convert.helpMessage(columns: 200)].map(oneLine) {
             #expect(!help.contains("Play a still image") && !help.contains("play as the frames"))
             #expect(help.contains("are the frames of one animation") && help.contains("Take a still image as a sprite sheet"))
         }
@@ -19,6 +19,12 @@ private func oneLine(_ s: String) -> String {
         let help = oneLine(Animplay.helpMessage(columns: 200))
         #expect(help.contains("4 the image exceeds a decoding limit (--max-pixels, --max-dimension, --max-memory-mb)"))
         #expect(help.contains("--version"))
+    }
+
+    @Test func convertHelpStatesTheDelayRule() {
+        let help = oneLine(Convert.helpMessage(columns: 200))
+        #expect(help.contains("no format gets a delay of 10 ms or less (browsers show those for 100 ms)"))
+        #expect(help.contains("--format <format>") && help.contains("--background <RRGGBB>"))
     }
 
     @Test func playHelpListsCtrlZ() {

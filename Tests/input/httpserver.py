@@ -68,6 +68,9 @@ class Server:
         self.httpd.server_close()
 
     def log(self, path, status, sent, headers):
+        # Called before the last byte of a response goes out: the client can have the whole
+        # response, exit, and the test read `requests` before this thread runs again (seen under
+        # load: a second request missing from the log).
         with self.lock:
             self.requests.append({'path': path, 'status': status, 'sent': sent, 'headers': dict(headers)})
 
@@ -152,9 +155,9 @@ class Server:
         for k, v in headers.items():
             h.send_header(k, v)
         h.send_header('Content-Length', str(len(body)))
+        self.log(h.path, code, len(body), h.headers)   # before the response can be complete: see log()
         h.end_headers()
         h.wfile.write(body)
-        self.log(h.path, code, len(body), h.headers)
 
     def _file(self, h, name, q):
         path = os.path.join(self.root, name)
@@ -185,8 +188,8 @@ class Server:
             h.send_response(304)
             for k, v in common.items():
                 h.send_header(k, v)
-            h.end_headers()
             self.log(h.path, 304, 0, h.headers)
+            h.end_headers()
             return
         body = gzip.compress(data) if q.get('gzip') else data
         h.send_response(200)
@@ -199,6 +202,8 @@ class Server:
             h.send_header('Transfer-Encoding', 'chunked')
         else:
             h.send_header('Content-Length', str(len(body)))
+        if not body:
+            self.log(h.path, 200, 0, h.headers)
         h.end_headers()
         if self.hold_200:
             h.wfile.write(body[:16] if not chunked else b'10\r\n' + body[:16] + b'\r\n')
@@ -221,6 +226,8 @@ class Server:
             n = min(step, len(body) - sent)
             if drop is not None: n = min(n, drop - sent) or n
             piece = body[sent:sent + n]
+            if sent + n == len(body):
+                self.log(h.path, 200, len(body), h.headers)
             if chunked:
                 h.wfile.write(b'%x\r\n%s\r\n' % (len(piece), piece))
             else:
@@ -233,7 +240,6 @@ class Server:
                 if ahead > 0: time.sleep(ahead)
         if chunked:
             h.wfile.write(b'0\r\n\r\n')
-        self.log(h.path, 200, sent, h.headers)
 
 
 if __name__ == '__main__':

@@ -1,7 +1,9 @@
 """scripts/install into a temporary prefix: a stripped release binary that runs, a man page
-made by swift-argument-parser's generate-manual plugin, and bash/zsh/fish completions.
+made from the built binary by swift-argument-parser's generate-manual tool, and bash/zsh/fish
+completions.
 
-Runs the real script once per session (it builds in release mode, as a user would)."""
+Runs the real script once per module, as a user would; its release build has nothing to do
+when scripts/test has built the static binary already."""
 import os, re, shutil, struct, subprocess, sys, tempfile
 import pytest
 

@@ -4,7 +4,8 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'pty'))
-from kittyharness import Display, Kitty, group_uploads, solid_animations  # noqa: E402
+from kittyharness import Kitty, group_uploads, solid_animations  # noqa: E402
+import kittyharness  # noqa: E402
 from gifwriter import write_gif  # noqa: E402
 from requires import requires  # noqa: E402
 
@@ -13,13 +14,6 @@ pytestmark = requires('Xvfb', 'kitty', 'import', 'ffmpeg')
 RED, GREEN, BLUE = (255, 0, 0), (0, 255, 0), (0, 0, 255)
 COLORS = [RED, GREEN, BLUE]
 FRAME_MS = 1000   # long enough for screenshots (hundreds of ms each on a loaded machine)
-
-
-@pytest.fixture(scope='module')
-def display():
-    d = Display()
-    yield d
-    d.close()
 
 
 @pytest.fixture(scope='module')
@@ -66,6 +60,12 @@ def test_colours_follow_the_frames_with_their_durations(display, anims, fmt):
             else:
                 seen.append([c, now, now])
         assert k.exit_status() == 0
+        # The sampling stops when animplay exits, which can be before kitty has drawn the last
+        # frame: wait for the screen to show it.
+        last = k.wait_for(lambda: dominant(k.screen_colors(COLORS)), what='the last frame after the exit')
+        if not seen or seen[-1][0] != last:
+            now = time.monotonic()
+            seen.append([last, now, now])
         order = [c for c, _, _ in seen]
         # One play: red green blue (red may be missed while kitty starts), then blue stays.
         assert order in ([RED, GREEN, BLUE], [GREEN, BLUE]), order
@@ -217,4 +217,192 @@ def test_inside_tmux_frames_reach_kitty_only_through_passthrough(display, anims,
         assert k.exit_status() == 1
     finally:
         subprocess.run(['tmux', '-S', sock, 'kill-server'], capture_output=True)
+        k.close()
+
+
+def tmux_ask(sock, *args):
+    return subprocess.run(['tmux', '-S', sock] + list(args), capture_output=True, text=True, check=True,
+                          timeout=10).stdout.strip()
+
+
+@requires('tmux')
+def test_inside_tmux_the_image_sits_in_its_pane_and_leaves_text_behind(display, anims, tmp_path):
+    # kitty 0.26 in tmux 3.3 (no Unicode placeholders before kitty 0.28): the image is placed at
+    # the pane's offset on kitty's screen, centred in the pane, also after the pane moves (a
+    # split to its left: a resize, and a new offset); at exit the image is deleted and the last
+    # frame is left as text, which tmux scrolls away like any text; no shared memory is left.
+    conf = tmp_path / 'tmux.conf'
+    conf.write_text('set -g allow-passthrough on\nset -g status off\n')
+    sock = str(tmp_path / 'tmux.sock')
+    shm = lambda pid: [n for n in os.listdir('/dev/shm') if n.startswith(f'animplay-tty-graphics-protocol-{pid}-')]
+    k = Kitty(display, ['--loop', '0', anims['gif']], env={'ANIMPLAY_PROBE_MS': '2000'},
+              inside=['tmux', '-S', sock, '-f', str(conf), 'new-session'])
+    try:
+        pid = k.pid()
+        ours = tmux_ask(sock, 'list-panes', '-F', '#{pane_id}').split()[0]
+        cols = int(tmux_ask(sock, 'display', '-p', '#{client_width}'))
+        rows = int(tmux_ask(sock, 'display', '-p', '#{client_height}'))
+        cw, ch = 800 // cols, 600 // rows      # kitty's cells (the window is 800x600 pixels)
+
+        def centred_in_pane(shot=None, vertically=True):
+            left, top, width, height = map(int, tmux_ask(
+                sock, 'display', '-p', '-t', ours, '#{pane_left} #{pane_top} #{pane_width} #{pane_height}').split())
+            shot = shot or k.screenshot()
+            for c in COLORS:
+                b = kittyharness.box(shot[2], shot[0], shot[1], c)
+                if b and (b[2] - b[0]) * (b[3] - b[1]) > 2000:
+                    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+                    # Inside the pane and centred in it to a cell.
+                    inside = b[0] >= left * cw and b[2] <= (left + width) * cw + 1
+                    if inside and abs(cx - (left + width / 2) * cw) <= cw and (
+                            not vertically or abs(cy - (top + height / 2) * ch) <= ch):
+                        return c, b
+            return None
+
+        k.wait_for(centred_in_pane, what='the image centred in the whole-window pane')
+        k.save_screenshot('tmux-during')
+        # A pane to the left: ours moves right and narrows.
+        tmux_ask(sock, 'split-window', '-h', '-b', '-l', '40%', '-t', ours, 'sleep 600')
+        k.wait_for(lambda: int(tmux_ask(sock, 'display', '-p', '-t', ours, '#{pane_left}')) > 0, what='the split')
+        before = len(k.commands())
+        k.wait_for(lambda: any(c['action'] == 'T' for c in k.commands()[before:]), what='the image placed again')
+        k.wait_for(centred_in_pane, what='the image centred in the moved pane')
+        k.save_screenshot('tmux-split')
+        tmux_ask(sock, 'send-keys', '-t', ours, 'q')
+        assert k.exit_status() == 0
+        # The animation image is deleted; what stays is the last frame as text, still centred.
+        k.wait_for(lambda: any(c['action'] == 'd' for c in k.commands()), what='the image deleted')
+        stills = [c for c in group_uploads(k.commands()) if c['action'] == 'T' and c['id'] == 0]
+        assert stills == []
+        # Printed at the cursor like `cat`: centred across the pane, from the top down.
+        last = k.wait_for(lambda: centred_in_pane(vertically=False), what='the last frame as text, centred')[0]
+        k.save_screenshot('tmux-after')
+        assert shm(pid) == []
+        # Text scrolls: after 50 lines, nothing of the picture is left.
+        k.then('seq 1 50')
+        k.wait_for(lambda: k.screen_colors([last])[last] == 0, what='the last frame scrolled away')
+        k.save_screenshot('tmux-after-seq')
+    finally:
+        subprocess.run(['tmux', '-S', sock, 'kill-server'], capture_output=True)
+        k.close()
+
+
+def test_soft_alpha_shows_as_in_a_browser(display, tmp_path):
+    # kitty composites the frame's alpha itself, over its black background: a glow's 10 %
+    # shows 25 of 255, what a browser shows (the same rule the sixel and cell outputs follow).
+    ramp = kittyharness.alpha_ramp(str(tmp_path))
+    k = Kitty(display, ['--graphics', 'kitty', '--loop', '0', ramp])
+    try:
+        got = k.wait_for(lambda: kittyharness.ramp_columns(k.screenshot()), what='the ramp on screen')
+        k.save_screenshot('kitty-ramp')
+        want = [kittyharness.browser_blend(kittyharness.RAMP_COLOURS[x // 8], kittyharness.RAMP_ALPHAS[x % 8], (0, 0, 0))
+                for x in range(16)]
+        assert all(max(abs(a - b) for a, b in zip(g, w)) <= 2 for g, w in zip(got, want)), (got, want)
+        k.send_text('q')
+        assert k.exit_status() == 0
+    finally:
+        k.close()
+
+
+@pytest.mark.parametrize('strict', [False, True], ids=['sixel', 'sixel!'])
+def test_forced_sixel_in_kitty_falls_back_or_refuses(display, anims, tmp_path, strict):
+    # kitty 0.26 has no sixel: `--graphics sixel` says so in one line and plays in kitty
+    # graphics (never sixel text on screen); `--graphics sixel!` refuses with that line.
+    err = tmp_path / 'stderr'
+    k = Kitty(display, ['--graphics', 'sixel!' if strict else 'sixel', '--loop', '1', anims['gif']],
+              inside=['sh', '-c', f'"$@" 2>{err}', 'sh'])
+    try:
+        rc = k.exit_status()
+        lines = err.read_text().splitlines()
+        assert len(lines) == 1 and 'sixel' in lines[0], lines
+        if strict:
+            assert rc == 1 and lines[0].startswith('animplay: --graphics sixel!: '), lines
+            assert not [c for c in k.commands() if c['action'] in ('T', 'f')]
+        else:
+            assert rc == 0 and lines[0].startswith('animplay: warning: --graphics sixel: ') and lines[0].endswith('using kitty')
+            cmds = settled(k, last_still=True)
+            assert [c['action'] for c in cmds if c['action'] in ('T', 'f') and c['id'] != 0] == ['T', 'f', 'f']
+    finally:
+        k.close()
+
+
+def test_last_frame_stays_where_it_was(display, anims):
+    # Centred while playing, and at the same columns once printed into the normal screen at
+    # exit (it was printed left-aligned before).
+    k = Kitty(display, ['--graphics', 'kitty', '--loop', '1', anims['gif']])
+    try:
+        playing = k.wait_for(lambda: k.color_box(GREEN), what='the second frame')
+        assert k.exit_status() == 0
+        settled(k, last_still=True)
+        left = k.wait_for(lambda: k.color_box(BLUE), what='the last frame after exit')
+        k.save_screenshot('kitty-last-frame')
+        assert abs(left[0] - playing[0]) <= 1 and abs(left[2] - playing[2]) <= 1, (playing, left)
+        assert left[0] > 50          # centred in the 800-pixel window, not at its left edge
+    finally:
+        k.close()
+
+
+def test_octants_fall_back_to_sextants_that_kitty_0_26_draws(display, tmp_path):
+    # kitty 0.26 draws sextants itself but not octants (from 0.40); without an installed font
+    # that has U+1CD00, octants would be tofu boxes: the cells arrive as sextants.
+    has_font = subprocess.run(['fc-list', ':charset=1cd00', 'family'], capture_output=True, text=True).stdout.strip()
+    gif = str(tmp_path / 'diagonal.gif')
+    write_gif(gif, 48, 48, [[(255, 200, 0) if x > y else (0, 60, 200) for y in range(48) for x in range(48)]] * 2,
+              delay_cs=50, loops=1)
+    k = Kitty(display, ['--graphics', 'cells', '--symbols', 'octant', '--loop', '1', gif])
+    try:
+        assert k.exit_status() == 0
+        def drawn():
+            k.dump.flush()
+            text = b''.join(line[5:] for line in open(k.dump.name, 'rb') if line.startswith(b'draw '))
+            t = text.decode('utf-8', 'replace')
+            return t if any(0x1FB00 <= ord(c) <= 0x1FB3B or 0x1CD00 <= ord(c) <= 0x1CDE5 for c in t) else None
+        text = k.wait_for(drawn, what='block glyphs drawn')
+        octants = any(0x1CD00 <= ord(c) <= 0x1CDE5 for c in text)
+        sextants = any(0x1FB00 <= ord(c) <= 0x1FB3B for c in text)
+        k.save_screenshot('kitty-octant-fallback')
+        assert (octants and not sextants) if has_font else (sextants and not octants)
+    finally:
+        k.close()
+
+
+def _bbox(display, color):
+    """(pixel count, (x0, y0, x1, y1) or None) of `color` on the root window now."""
+    from screenshot import grab
+    return grab(display.name, kittyharness.SCREEN).box(color)
+
+
+def test_fill_uploads_native_frames_and_kitty_enlarges_them(display, tmp_path):
+    """--fill: a 40x30 picture (left half red, right half blue) is uploaded at 40x30 and placed
+    over whole cells (c= or r=): on screen it fills the window's width or height with its shape
+    kept, and the red/blue edge stays in the middle."""
+    gif = str(tmp_path / 'halves.gif')
+    frame = [RED if x < 20 else BLUE for y in range(30) for x in range(40)]
+    write_gif(gif, 40, 30, [frame, frame], delay_cs=50, loops=0)
+    k = Kitty(display, ['--graphics', 'kitty', '--fill', '--loop', '0', gif], width=800, height=600)
+    try:
+        pid = k.pid()
+        def placed():
+            roots = [c for c in group_uploads(k.commands()) if c['action'] == 'T']
+            return roots and roots[0]
+        root = k.wait_for(placed, what='the root frame')
+        assert (root['data_width'], root['data_height']) == (40, 30), root
+        assert root['num_cells'] or root['num_lines'], root      # kitty scales it
+        def shot():
+            r, b = _bbox(display, RED), _bbox(display, BLUE)
+            return (r, b) if r[0] > 20000 and b[0] > 20000 else None
+        (rn, rb), (bn, bb) = k.wait_for(shot, what='the picture on screen')
+        x0, y0, x1, y1 = rb[0], min(rb[1], bb[1]), bb[2], max(rb[3], bb[3])
+        w, h = x1 - x0 + 1, y1 - y0 + 1
+        # The shape is kept (4:3 within a cell) and it fills the window one way (800x600 less
+        # kitty's padding, less a row for the prompt line).
+        assert abs(w * 3 - h * 4) <= 4 * 20, (w, h)
+        assert w >= 700 or h >= 520, (w, h)
+        # The edge stays in the middle: red ends where blue starts (within kitty's filter).
+        assert abs((rb[2] + 1) - bb[0]) <= 2 * max(1, w // 40) and abs((rb[2] - x0) - (x1 - bb[0])) <= w // 20, (rb, bb)
+        subprocess.run(['import', '-display', display.name, '-window', 'root',
+                        os.path.join(os.environ.get('ANIMPLAY_SHOTS', str(tmp_path)), 'kitty-fill.png')], timeout=20)
+        os.kill(pid, signal.SIGTERM)
+        assert k.exit_status() == 1
+    finally:
         k.close()

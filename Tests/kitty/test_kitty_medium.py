@@ -8,7 +8,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'pty'))
 from kittyharness import Kitty  # noqa: E402
 from gifwriter import write_gif  # noqa: E402
 from requires import requires  # noqa: E402
-from test_kitty import COLORS, FRAME_MS, display, dominant, our_image, settled  # noqa: E402,F401 (display: the fixture)
+from test_kitty import COLORS, FRAME_MS, dominant, our_image, settled  # noqa: E402
 
 pytestmark = requires('Xvfb', 'kitty', 'import')
 

@@ -205,9 +205,10 @@ def frames(n, marker=b'\x1b8'):
 
 
 def without_apc(data):
-    """APC strings (ESC _ ... ESC \\, e.g. the kitty graphics query) removed: terminals consume
-    them, pyte would print their contents as text."""
-    return re.sub(rb'\x1b_[^\x1b]*\x1b\\', b'', data)
+    """APC strings (ESC _ ... ESC \\, e.g. the kitty graphics query) and the DECRQSS / XTGETTCAP
+    queries (ESC P $ q ..., ESC P + q ...) removed: terminals consume them, pyte would print
+    their contents as text."""
+    return re.sub(rb'\x1b_[^\x1b]*\x1b\\|\x1bP[$+]q[^\x1b]*\x1b\\', b'', data)
 
 
 def resize(cols, rows):
@@ -215,6 +216,15 @@ def resize(cols, rows):
     def act(proc, master, slave):
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', rows, cols, 0, 0))
     return act
+
+
+# The probe's colour-depth query sets a direct colour to read it back (DECRQSS), then resets.
+DEPTH_QUERY = b'\x1b[38;2;1;2;3m\x1bP$qm\x1b\\\x1b[m'
+
+
+def drawn(output):
+    """What animplay wrote to draw, without the probe's colour-depth query."""
+    return bytes(output).replace(DEPTH_QUERY, b'')
 
 
 def colour_sequence(output):

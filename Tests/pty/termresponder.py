@@ -33,6 +33,12 @@ XTERM_SIXEL = {
     'bg': b'\x1b]11;rgb:ffff/ffff/ffff\x07',
     'fg': b'\x1b]10;rgb:0000/0000/0000\x07',
 }
+# A terminal that draws the block glyphs itself (kitty from 0.40 draws octants): --symbols
+# sextant and octant are used whatever fonts this machine has.
+DRAWS_BLOCKS = {
+    'da1': b'\x1b[?62;c',
+    'xtversion': b'\x1bP>|kitty(0.40.0)' + ST,
+}
 SILENT = {}
 
 QUERIES = [  # (pattern in the program's output, profile key)

@@ -1,7 +1,9 @@
 """--symbols end to end: the real binary in a pty, the screen replayed in pyte and rasterised by
 each glyph's coverage (from the Unicode character names, independently of animplay's tables)."""
-import math, os, unicodedata
+import math, os, subprocess, unicodedata
 import ptyharness as h
+import termresponder as t
+from requires import requires
 from gifwriter import write_gif
 from test_play import TMP, area_average
 
@@ -75,7 +77,8 @@ def test_sextants_reproduce_edges_better_than_half_blocks_and_stay_on_exit():
     reference = area_average(frames[-1], W, H, COLS * CW, ROWS * CH)
     errors = {}
     for symbols in ('half', 'sextant'):
-        r = h.run([path, '--loop', '1', '--symbols', symbols, '--size', f'{COLS}x{ROWS}'], cols=COLS, rows=ROWS + 1)
+        r = t.run([path, '--loop', '1', '--symbols', symbols, '--size', f'{COLS}x{ROWS}'], t.DRAWS_BLOCKS,
+                  cols=COLS, rows=ROWS + 1)
         assert r.status == 0 and r.stty_before == r.stty_after
         alt = r.screen.alt_snapshots[-1]
         chars = {alt[y][x].data for y in range(ROWS) for x in range(COLS)}
@@ -100,10 +103,10 @@ def test_octants_in_256_colours_are_written_directly():
     path = os.path.join(TMP, 'disc.gif')
     if not os.path.exists(path):
         write_gif(path, W, H, [disc_picture(0), disc_picture(6)], delay_cs=5, loops=0)
-    r = h.run([path, '--loop', '1', '--symbols', 'octant', '--colors', '256', '--size', f'{COLS}x{ROWS}'],
-              cols=COLS, rows=ROWS + 1)
+    r = t.run([path, '--loop', '1', '--symbols', 'octant', '--colors', '256', '--size', f'{COLS}x{ROWS}'],
+              t.DRAWS_BLOCKS, cols=COLS, rows=ROWS + 1)
     assert r.status == 0 and r.stty_before == r.stty_after
-    out = bytes(r.output)
+    out = h.drawn(r.output)
     octants = [c for c in out.decode('utf-8', 'replace') if 0x1CD00 <= ord(c) <= 0x1CDE5]
     assert len(octants) > 20
     assert b'\x1b[38;5;' in out and b'38;2;' not in out and b'48;2;' not in out
@@ -111,3 +114,29 @@ def test_octants_in_256_colours_are_written_directly():
     # a save/restore-cursor bracket (ESC 7 ... ESC 8).
     first = out.find('\U0001CD00'.encode()[:2])
     assert out.rfind(b'\x1b7', 0, first) > out.rfind(b'\x1b8', 0, first)
+
+
+def font_has(codepoint):
+    out = subprocess.run(['fc-list', f':charset={codepoint:x}', 'family'], capture_output=True, text=True)
+    return out.returncode == 0 and out.stdout.strip() != ''
+
+
+@requires('fc-list')
+def test_octants_fall_back_to_sextants_in_kitty_0_26_without_an_octant_font():
+    # kitty 0.26 draws sextants itself but not octants (from 0.40); with no installed font that
+    # has U+1CD00, octants would be tofu: sextants, and one warning line saying why.
+    path = os.path.join(TMP, 'disc.gif')
+    if not os.path.exists(path):
+        write_gif(path, W, H, [disc_picture(0), disc_picture(6)], delay_cs=5, loops=0)
+    r = t.run([path, '--loop', '1', '--graphics', 'cells', '--symbols', 'octant', '--size', f'{COLS}x{ROWS}'],
+              t.KITTY, cols=COLS, rows=ROWS + 1)
+    assert r.status == 0
+    alt = r.screen.alt_snapshots[-1]
+    chars = ''.join(alt[y][x].data for y in range(ROWS) for x in range(COLS))
+    octants = any(0x1CD00 <= ord(c) <= 0x1CDE5 for c in chars)
+    sextants = any(unicodedata.name(c, '').startswith('BLOCK SEXTANT-') for c in chars)
+    warned = b'animplay: warning: --symbols octant: no installed font has U+1CD00; kitty(0.26.5) does not draw it itself; using sextant' in r.output
+    if font_has(0x1CD00):
+        assert octants and not warned
+    else:
+        assert sextants and not octants and warned

@@ -1,10 +1,11 @@
 """animplay --graphics sixel (and auto-detection) in Debian's xterm under Xvfb: the colours on
 screen follow the frames, frames stay in place (no scrolling), resize, every quit path."""
-import os, signal, subprocess, sys, time
+import os, shutil, signal, subprocess, sys, time
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from xtermharness import Display, MLTerm, XTerm, solid_animations  # noqa: E402
+from xtermharness import MLTerm, XTerm, solid_animations  # noqa: E402
+import kittyharness  # noqa: E402
 from gifwriter import write_gif  # noqa: E402
 from requires import requires  # noqa: E402
 
@@ -14,13 +15,6 @@ RED, GREEN, BLUE = (255, 0, 0), (0, 255, 0), (0, 0, 255)
 COLORS = [RED, GREEN, BLUE]
 FRAME_MS = 800   # long enough for screenshots on a loaded machine
 MIN_PIXELS = 20000
-
-
-@pytest.fixture(scope='module')
-def display():
-    d = Display()
-    yield d
-    d.close()
 
 
 @pytest.fixture(scope='module')
@@ -65,8 +59,8 @@ def test_colours_follow_the_frames_in_place(display, anims, fmt, extra):
     try:
         seen = watch(x, x.exited)
         assert x.exit_status() == 0, x.errors()
-        time.sleep(0.3)   # the last frame is printed again after the screen is restored
-        last = dominant(x.boxes(COLORS))
+        # The last frame is printed again after the screen is restored: wait until it is drawn.
+        last = x.wait_for(lambda: dominant(x.boxes(COLORS)), what='the last frame after the exit')
         order = [c for c, _, _, _ in seen]
         if not order or order[-1] != last:
             order.append(last)
@@ -114,12 +108,12 @@ def test_quit_paths_leave_the_last_frame_or_nothing(display, anims, how):
             os.kill(x.pid(), getattr(signal, how))
         status = x.exit_status()
         assert status == (0 if how in ('q', 'clear') else 1), x.errors()
-        time.sleep(0.3)   # the last frame is printed after the screen is restored
-        after = dominant(x.boxes(COLORS))
+        # The last frame is printed after the screen is restored (or nothing, with --clear): wait
+        # for xterm to draw what animplay wrote before it exited.
         if how == 'clear':
-            assert after is None
+            x.wait_for(lambda: dominant(x.boxes(COLORS)) is None, what='an empty screen after --clear')
         else:
-            assert after is not None, 'the last frame stays on screen'
+            x.wait_for(lambda: dominant(x.boxes(COLORS)) is not None, what='the last frame after the exit')
     finally:
         x.close()
 
@@ -160,6 +154,119 @@ def test_resize_re_encodes_at_the_new_size(display, anims):
                          what='a larger frame after the resize')
         # Square pixels stay square (the image is re-encoded, not stretched).
         assert abs((big[2] - big[0]) - (big[3] - big[1])) <= 2, big
+        x.keys('q')
+        assert x.exit_status() == 0, x.errors()
+    finally:
+        x.close()
+
+
+@pytest.mark.parametrize('terminal', ['xterm', 'mlterm'])
+def test_soft_alpha_shows_as_in_a_browser(display, tmp_path, terminal):
+    # Sixel images are opaque: animplay blends partly transparent pixels over the terminal's
+    # background (OSC 11) in sRGB, as a browser does (and as kitty does with the alpha itself).
+    if terminal == 'mlterm' and not shutil.which('mlterm'):
+        pytest.skip('needs mlterm')
+    ramp = kittyharness.alpha_ramp(str(tmp_path))
+    x = (XTerm if terminal == 'xterm' else MLTerm)(display, ['--graphics', 'sixel', '--loop', '0', ramp])
+    try:
+        def shown():
+            raw = subprocess.run(['import', '-display', x.env['DISPLAY'], '-window', 'root', '-depth', '8', 'rgb:-'],
+                                 capture_output=True, check=True, timeout=20).stdout
+            cols = kittyharness.ramp_columns((kittyharness.SCREEN[0], kittyharness.SCREEN[1], raw), tolerance=3)
+            return cols and (cols, raw)
+        cols, raw = x.wait_for(shown, what='the ramp on screen')
+        bg = cols[0]        # alpha 0: the terminal's own background colour, painted
+        want = [kittyharness.browser_blend(kittyharness.RAMP_COLOURS[i // 8], kittyharness.RAMP_ALPHAS[i % 8], bg)
+                for i in range(16)]
+        # Sixel colours are percentages: within 2 of 255 per channel, plus rounding.
+        assert all(max(abs(a - b) for a, b in zip(g, w)) <= 4 for g, w in zip(cols, want)), (cols, want)
+        os.kill(x.pid(), signal.SIGTERM)
+        x.exit_status()
+    finally:
+        x.close()
+
+
+@pytest.mark.parametrize('strict', [False, True], ids=['kitty', 'kitty!'])
+def test_forced_kitty_in_xterm_falls_back_or_refuses(display, anims, strict):
+    # xterm has no kitty graphics (a blank screen before): `--graphics kitty` says so in one
+    # line and plays in sixel; `--graphics kitty!` refuses with that line, exit status 1.
+    x = XTerm(display, ['--graphics', 'kitty!' if strict else 'kitty', '--loop', '1', anims['gif']])
+    try:
+        if strict:
+            assert x.exit_status() == 1
+        else:
+            seen = watch(x, x.exited)
+            assert x.exit_status() == 0
+            assert [c for c, *_ in seen][-2:] == [GREEN, BLUE], seen
+        lines = x.errors().splitlines()
+        assert len(lines) == 1 and 'kitty graphics query' in lines[0], lines
+        assert lines[0].startswith('animplay: --graphics kitty!: ' if strict else 'animplay: warning: --graphics kitty: ')
+    finally:
+        x.close()
+
+
+def test_plain_xterm_gets_truecolour_cells(display, tmp_path):
+    # Debian's xterm sets TERM=xterm (8 colours in terminfo) and no COLORTERM; it keeps direct
+    # colour, which the probe reads back (DECRQSS): the cells show the exact colour, where 16
+    # colours gave a flat palette colour.
+    odd = (201, 101, 51)
+    gif = str(tmp_path / 'odd.gif')
+    write_gif(gif, 16, 16, [[odd] * 256, [odd] * 256], delay_cs=50, loops=0)
+    x = XTerm(display, ['--graphics', 'cells', '--loop', '0', gif])
+    try:
+        x.wait_for(lambda: x.boxes([odd])[odd][0] > MIN_PIXELS, what='the exact colour in cells')
+        assert x.errors() == ''
+        os.kill(x.pid(), signal.SIGTERM)
+        x.exit_status()
+    finally:
+        x.close()
+
+
+def test_last_frame_stays_where_it_was(display, anims):
+    # The sixel image is centred while playing and printed at the same columns at exit.
+    x = XTerm(display, ['--graphics', 'sixel', '--loop', '1', anims['gif']])
+    try:
+        playing = x.wait_for(lambda: (lambda b: b[1] if b[0] > MIN_PIXELS else None)(x.boxes([GREEN])[GREEN]),
+                             what='the second frame')
+        assert x.exit_status() == 0
+        left = x.wait_for(lambda: (lambda b: b[1] if b[0] > MIN_PIXELS else None)(x.boxes([BLUE])[BLUE]),
+                          what='the last frame after exit')
+        assert abs(left[0] - playing[0]) <= 1 and abs(left[2] - playing[2]) <= 1, (playing, left)
+    finally:
+        x.close()
+
+
+def test_shrinking_never_shows_a_frame_of_the_old_size(display, anims):
+    """Issue 20.2: shrink the window while a filled picture plays: no frame encoded for the old
+    size may be drawn after the resize (it would overflow the smaller screen, scroll it and leave
+    pieces behind). Every sighting after the shrink is the new picture, in one place, inside the
+    window, and nothing of the colours lies outside it."""
+    x = XTerm(display, ['--graphics', 'sixel', '--fill', '--loop', '0', anims['gif']], geometry='100x40')
+    try:
+        def sighting():
+            b = x.boxes(COLORS)
+            c = dominant(b)
+            return c and (c, b)
+        c, b = x.wait_for(sighting, what='a frame')
+        big = b[c][1]
+        assert big[3] - big[1] > 400, big          # filled: hundreds of pixels, not 16
+        x.resize(320, 240)
+        def small():
+            s = sighting()
+            return s and (s[1][s[0]][1][3] - s[1][s[0]][1][1]) < 240 and s
+        x.wait_for(small, what='a smaller frame after the shrink')
+        places, deadline = set(), time.monotonic() + 4
+        while time.monotonic() < deadline:
+            b = x.boxes(COLORS)
+            for col in COLORS:
+                n, box = b[col]
+                if n == 0:
+                    continue
+                # Inside the window, and one solid square (nothing left of an old frame).
+                assert box[2] < 320 and box[3] < 240, (col, box)
+                assert n >= (box[2] - box[0] + 1) * (box[3] - box[1] + 1) * 0.95, (col, n, box)
+                places.add(box[:3])          # a frame is painted band by band: y1 grows
+        assert len(places) == 1, places
         x.keys('q')
         assert x.exit_status() == 0, x.errors()
     finally:

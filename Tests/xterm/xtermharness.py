@@ -7,15 +7,16 @@ registers) under Xvfb, and looks at what xterm displays.
 - `MLTerm`: Debian's mlterm the same way, a second real sixel terminal (no keys: it ignores
   synthetic key events).
 - `boxes()`: for each test colour, its pixel count and bounding box in a screenshot of the root
-  window (`import -window root`).
+  window (kitty/screenshot.py).
 """
-import os, re, shutil, subprocess, sys, tempfile, time
+import os, shutil, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'kitty'))
 sys.path.insert(0, os.path.join(HERE, '..', 'pty'))
 from kittyharness import Display, WRAPPER, SCREEN, WrappedTerminal, solid_animations  # noqa: E402,F401
 from ptyharness import binary  # noqa: E402
+from screenshot import grab  # noqa: E402
 
 
 class SixelTerminal(WrappedTerminal):
@@ -60,9 +61,8 @@ class SixelTerminal(WrappedTerminal):
 
     def boxes(self, colors):
         """{colour: (pixel count, (x0, y0, x1, y1) or None)} on the root window now."""
-        raw = subprocess.run(['import', '-display', self.env['DISPLAY'], '-window', 'root', '-depth', '8', 'rgb:-'],
-                             capture_output=True, check=True, timeout=20).stdout
-        return {c: _box(raw, c) for c in colors}
+        screen = grab(self.env['DISPLAY'], SCREEN)
+        return {c: screen.box(c) for c in colors}
 
     def close(self):
         if self.proc.poll() is None:
@@ -93,20 +93,3 @@ class MLTerm(SixelTerminal):
 
     def command(self, inner):
         return ['mlterm', '--geometry=80x24', '--title=animplay-test', '-e'] + inner
-
-
-def _box(raw, color):
-    w = SCREEN[0] * 3
-    pat = re.compile(re.escape(bytes(color)))
-    count, x0, y0, x1, y1 = 0, None, None, None, None
-    for y in range(len(raw) // w):
-        row = raw[y * w:(y + 1) * w]
-        xs = [m.start() // 3 for m in pat.finditer(row) if m.start() % 3 == 0]
-        if not xs:
-            continue
-        count += len(xs)
-        x0 = xs[0] if x0 is None else min(x0, xs[0])
-        x1 = xs[-1] if x1 is None else max(x1, xs[-1])
-        y0 = y if y0 is None else y0
-        y1 = y
-    return count, (None if x0 is None else (x0, y0, x1, y1))

@@ -32,12 +32,39 @@ public final class APNGDecoder: AnimationDecoder {
     private let hasTransparency: Bool
     /// Frames that need blending are decoded here first (frame 0 already is, while opening).
     private let scratch: FrameScratch
+    /// A still larger than the limits is decoded row by row and reduced by this whole factor
+    /// (`BoxDownscaler`) straight into the canvas; 1: full size.
+    private let rowFactor: Int
+
+    /// Largest width and area decoded row by row (a row buffer of 4 MiB; about 20 s of libpng).
+    static let rowByRowMaxWidth = 1 << 20
+    static let rowByRowMaxPixels = 1 << 31
 
     /// Indexes the PNG/APNG in `source` and decodes its first frame; throws when no frame can be shown.
     public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         self.source = source
         self.options = options
         indexedBytes = source.count
+        if let scaled = try Self.scaledStill(source, options: options) {
+            let (index, factor) = scaled
+            let header = index.header
+            rowFactor = factor
+            pixels = PNGFrameDecoder(source: source, header: header, palette: index.palette, transparency: index.transparency)
+            scratch = FrameScratch()
+            hasTransparency = index.hasTransparency
+            plans = [FramePlan(rect: FrameRect(x: 0, y: 0, width: header.width, height: header.height), blend: .source,
+                               segments: index.defaultImage)]
+            let shown = FrameRect(x: 0, y: 0, width: (header.width + factor - 1) / factor, height: (header.height + factor - 1) / factor)
+            var warnings = index.warnings
+            if index.hasAnimationChunks { warnings.append("invalid APNG; showing the default image") }
+            info = AnimationInfo(format: .png, width: shown.width, height: shown.height,
+                                 frames: [FrameInfo(rect: shown, delayMs: 0, dispose: .none, blend: .source,
+                                                    hasAlpha: index.hasTransparency)],
+                                 plays: 1, warnings: warnings, timing: options.timing)
+            info.scaledFrom = ImageSize(width: header.width, height: header.height)
+            return
+        }
+        rowFactor = 1
         let index = try APNGChunkParser.parse(source, limits: options.limits)
         let header = index.header
         let pixels = PNGFrameDecoder(source: source, header: header, palette: index.palette,
@@ -123,8 +150,44 @@ public final class APNGDecoder: AnimationDecoder {
         return changed
     }
 
+    /// A PNG over the limits that is a still (no valid animation), not interlaced and not too
+    /// wide or large to stream: its index and the factor that brings it into the limits. Nil
+    /// when the PNG fits (or cannot be scaled: then the limit error is thrown).
+    private static func scaledStill(_ source: ByteSource, options: DecodeOptions) throws(AnimatedError) -> (APNGChunkIndex, Int)? {
+        let full: AnimatedError
+        do {
+            _ = try APNGChunkParser.readHeader(source, limits: options.limits)
+            return nil
+        } catch {
+            full = error
+        }
+        guard full.kind == .limitExceeded, options.scaleDownStills, !source.isGrowing else { throw full }
+        var relaxed = options.limits
+        relaxed.maxDimension = rowByRowMaxWidth
+        relaxed.maxPixels = rowByRowMaxPixels
+        relaxed.maxDecodedBytes = Int.max / 16
+        guard let index = try? APNGChunkParser.parse(source, limits: relaxed) else { throw full }
+        let animated = index.animation != nil && index.animationProblems.isEmpty && !index.frames.isEmpty
+        guard !animated, index.header.interlace == 0,
+              let k = StillScale.boxFactor(width: index.header.width, height: index.header.height,
+                                           limits: options.scaledStillLimits, workingCopies: 2) else { throw full }
+        return (index, k)
+    }
+
     /// Decodes frame `index` and draws it onto `canvas` with the frame's blend op (no disposal: see `Compositor`).
     public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
+        if rowFactor > 1 {
+            let plan = plans[0]
+            let box = BoxDownscaler(sourceWidth: plan.rect.width, sourceHeight: plan.rect.height, factor: rowFactor, into: canvas)
+            do {
+                try pixels.decodeRows(width: plan.rect.width, height: plan.rect.height, segments: plan.segments) { y, row in
+                    box.add(row: y, row)
+                }
+            } catch {
+                throw .invalid("frame 0: \(error.message)")
+            }
+            return
+        }
         let plan = plans[index]
         let r = plan.rect
         let inside = r.x >= 0 && r.y >= 0 && r.x + r.width <= canvas.width && r.y + r.height <= canvas.height

@@ -83,6 +83,37 @@ final class PNGFrameDecoder {
         if rc != 0 { throw .invalid(String(cString: message)) }
     }
 
+    /// Decodes like `decode`, but row by row: each RGBA row goes to `onRow` (the image is never
+    /// held whole). Interlaced images are refused.
+    func decodeRows(width: Int, height: Int, segments: [PNGDataSegment],
+                    onRow: (Int, UnsafePointer<UInt8>) -> Void) throws(AnimatedError) {
+        putBE32(prefix.baseAddress! + 16, UInt32(width))
+        putBE32(prefix.baseAddress! + 20, UInt32(height))
+        self.segments = segments
+        phase = .prefix
+        offset = 0
+        segment = 0
+        let row = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 4)
+        defer { row.deallocate() }
+        let rc = withoutActuallyEscaping(onRow) { onRow in
+            var sink = onRow
+            return withUnsafeMutablePointer(to: &sink) { sinkPointer in
+                withExtendedLifetime(self) {
+                    animplay_png_decode_rows({ context, out, count, message in
+                        Unmanaged<PNGFrameDecoder>.fromOpaque(context!).takeUnretainedValue()
+                            .fill(out!, count: count, message: message!)
+                    }, Unmanaged.passUnretained(self).toOpaque(), arena, UInt32(width), UInt32(height), row,
+                    { context, y, rgba in
+                        context!.assumingMemoryBound(to: ((Int, UnsafePointer<UInt8>) -> Void).self).pointee(Int(y), rgba!)
+                    }, UnsafeMutableRawPointer(sinkPointer), message)
+                }
+            }
+        }
+        self.segments = []
+        phase = .done
+        if rc != 0 { throw .invalid(String(cString: message)) }
+    }
+
     /// libpng's read callback: exactly `count` bytes of the stream, or non-zero with a message.
     /// Never throws or jumps (libpng raises the error in C after this returns).
     private func fill(_ out: UnsafeMutablePointer<UInt8>, count: Int, message: UnsafeMutablePointer<CChar>) -> Int32 {

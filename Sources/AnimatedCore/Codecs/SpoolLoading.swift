@@ -5,11 +5,12 @@ extension AnimationLoader {
     /// to follow it). A still PNG waits for the end.
     public static func open(spool: SpoolBuffer, options: DecodeOptions = DecodeOptions(),
                             progressive: Bool) throws(AnimatedError) -> any AnimationDecoder {
-        var seen = spool.waitForMore(than: 15)!
-        let head = try ByteSource(spool: spool).bytes(at: 0, length: 16)
-        let known = AnimationLoader.recognizes(head)
+        let headLength = CoderRegistry.headLength
+        var seen = spool.waitForMore(than: headLength - 1)!
+        let head = try ByteSource(spool: spool).bytes(at: 0, length: headLength)
+        let known = AnimationLoader.recognizes(head, coders: options.coders)
         // Not an image (an HTML page, say): no need to wait for the rest.
-        if !known && head.count == 16 { throw .unsupportedFormat("not a GIF, PNG/APNG or WebP file") }
+        if !known && head.count == headLength { throw .unsupportedFormat("not a \(options.coders.formatList) file") }
         if progressive && !seen.finished {
             if known {
                 while !seen.finished {

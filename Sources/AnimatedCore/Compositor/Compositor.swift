@@ -87,3 +87,15 @@ public final class Compositor {
         currentIndex = next
     }
 }
+
+extension Compositor {
+    /// Every frame in order, composited (`frame(at:)` for 0, 1, 2, …): the canvas is the
+    /// compositor's own and the next frame overwrites it, so copy what must be kept.
+    public func frames() -> some Sequence<(index: Int, canvas: Canvas)> {
+        sequence(state: 0) { (next: inout Int) -> (index: Int, canvas: Canvas)? in
+            guard next < self.info.frameCount else { return nil }
+            defer { next += 1 }
+            return (next, self.frame(at: next))
+        }
+    }
+}

@@ -22,6 +22,12 @@ package enum InfoReport {
         w.value("frameCount", info.frameCount)
         w.value("plays", info.plays)
         w.value("durationMs", info.durationMs)
+        if let full = info.scaledFrom {
+            w.beginObject("scaledFrom")
+            w.value("width", full.width); w.value("height", full.height)
+            w.endObject()
+        }
+        if let o = info.orientation { w.value("orientation", o.rawValue) }
         w.beginArray("frames")
         for (i, f) in info.frames.enumerated() {
             w.beginObject()
@@ -56,7 +62,10 @@ package enum InfoReport {
     package static func text(_ info: AnimationInfo, file: String, decode: DecodeStats? = nil) -> String {
         var s = "\(file)\n"
         s += "  format    \(info.format.rawValue)\n"
-        s += "  canvas    \(info.width)x\(info.height)\n"
+        s += "  canvas    \(info.width)x\(info.height)"
+        if let full = info.scaledFrom { s += " (scaled down from \(full) to fit the limits)" }
+        s += "\n"
+        if let o = info.orientation, o != .normal { s += "  exif      orientation \(o.rawValue) (\(o)), applied\n" }
         s += "  frames    \(info.frameCount)\n"
         s += "  plays     \(info.plays == 0 ? "forever" : String(info.plays))\n"
         s += "  duration  \(JSONWriter.number(info.durationMs)) ms per play"

@@ -43,9 +43,9 @@ public enum PNMWriter {
     /// Writes `bytes` to `path`, replacing it.
     public static func write(_ bytes: [UInt8], to path: String) throws(AnimatedError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .output("\(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw .posix(.output, errno, "\(path): ") }
         defer { close(fd) }
         let e = bytes.withUnsafeBytes { writeAll(fd, $0) }
-        guard e == 0 else { throw .output("\(path): \(String(cString: strerror(e)))") }
+        guard e == 0 else { throw .posix(.output, e, "\(path): ") }
     }
 }

@@ -29,10 +29,10 @@ public final class ByteSource {
         // O_NONBLOCK: opening a FIFO that has no writer would otherwise wait forever; it is then
         // refused below as not a regular file. (No effect on reads of regular files.)
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .posix(.unreadable, errno) }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
-            let e = String(cString: strerror(errno)); close(fd); throw .unreadable(e)
+            let e = errno; close(fd); throw .posix(.unreadable, e)
         }
         if (st.st_mode & S_IFMT) == S_IFDIR { close(fd); throw .unreadable("is a directory") }
         guard (st.st_mode & S_IFMT) == S_IFREG else { close(fd); throw .unreadable("not a regular file") }
@@ -81,7 +81,7 @@ public final class ByteSource {
         switch storage {
         case .file(let fd, let base):
             let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
-            guard copy >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+            guard copy >= 0 else { throw .posix(.unreadable, errno) }
             return ByteSource(fd: copy, offset: base, count: count, name: name)
         case .memory(let buf):
             let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: buf[..<count]))
@@ -126,7 +126,7 @@ public final class ByteSource {
                 let r = pread(fd, buffer.baseAddress! + done, n - done, off_t(base + offset + done))
                 if r < 0 {
                     if errno == EINTR { continue }
-                    throw .unreadable(String(cString: strerror(errno)))
+                    throw .posix(.unreadable, errno)
                 }
                 if r == 0 { break }
                 done += r

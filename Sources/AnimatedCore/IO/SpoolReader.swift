@@ -16,7 +16,7 @@ public enum SpoolReader {
     public static func openStream(path: String, firstDataTimeoutMs: Int32 = 5_000) throws(AnimatedError) -> SpoolBuffer? {
         if path == "-" {
             let fd = dup(0)
-            guard fd >= 0 else { throw .unreadable("standard input: \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else { throw .posix(.unreadable, errno, "standard input: ") }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             let spool = SpoolBuffer(name: "-")
             try start(fd: fd, into: spool, firstDataTimeoutMs: -1)
@@ -27,7 +27,7 @@ public enum SpoolReader {
         let type = st.st_mode & S_IFMT
         guard type == S_IFIFO || type == S_IFCHR || type == S_IFSOCK else { return nil }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .posix(.unreadable, errno) }
         let spool = SpoolBuffer(name: path)
         try start(fd: fd, into: spool, firstDataTimeoutMs: type == S_IFIFO ? firstDataTimeoutMs : -1)
         return spool

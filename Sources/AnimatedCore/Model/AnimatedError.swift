@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Every failure AnimatedCore reports: what kind of problem it is, and one line saying what went
 /// wrong (the CLI adds the file name).
 ///
@@ -26,11 +32,22 @@ public struct AnimatedError: Error, Sendable, Equatable, CustomStringConvertible
     public var kind: Kind
     /// The problem, without the category prefix (for example `"no frames"`).
     public var message: String
+    /// The HTTP status of a failed download (nil: none came, e.g. DNS or a timeout).
+    public var httpStatus: Int?
+    /// The system error behind a failure to read or write (`errno`), when there is one.
+    public var errno: Int32?
 
     /// An error of `kind` saying `message`.
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, httpStatus: Int? = nil, errno: Int32? = nil) {
         self.kind = kind
         self.message = message
+        self.httpStatus = httpStatus
+        self.errno = errno
+    }
+
+    /// An error of `kind` for the system error `code`: its text after `prefix`, `errno` set.
+    public static func posix(_ kind: Kind, _ code: Int32, _ prefix: String = "") -> AnimatedError {
+        AnimatedError(kind, prefix + String(cString: strerror(code)), errno: code)
     }
 
     /// The file could not be read.
@@ -61,19 +78,8 @@ public struct AnimatedError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
-    /// Process exit status for this error (documented in `animplay --help`).
-    public var exitCode: Int32 {
-        switch kind {
-        case .unreadable, .output: return 2
-        case .unsupportedFormat, .invalid: return 3
-        case .limitExceeded: return 4
-        case .system: return 1
-        case .network: return 5
-        }
-    }
-
     /// The same error with `prefix` before its message (names the file of a sequence frame).
     func prefixed(_ prefix: String) -> AnimatedError {
-        AnimatedError(kind, prefix + message)
+        AnimatedError(kind, prefix + message, httpStatus: httpStatus, errno: errno)
     }
 }

@@ -1,8 +1,19 @@
-/// Container format, as sniffed from the bytes (never from the file name).
-public enum ImageFormat: String, Sendable {
-    case gif, apng, png, webp
-    case spriteSheet = "sprite-sheet"
-    case frameSequence = "frame-sequence"
+/// Container format, as sniffed from the bytes (never from the file name). A struct rather
+/// than an enum so that a coder registered by a library user can name its own format
+/// (`ImageFormat("ppm")`); `rawValue` is what `info` prints.
+public struct ImageFormat: RawRepresentable, Hashable, Sendable {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public static let gif = ImageFormat("gif")
+    public static let apng = ImageFormat("apng")
+    public static let png = ImageFormat("png")
+    public static let webp = ImageFormat("webp")
+    public static let jpeg = ImageFormat("jpeg")
+    public static let avif = ImageFormat("avif")
+    public static let spriteSheet = ImageFormat("sprite-sheet")
+    public static let frameSequence = ImageFormat("frame-sequence")
 }
 
 /// What happens to a frame's rectangle after it has been shown.
@@ -13,6 +24,14 @@ public enum DisposeOp: String, Sendable {
 /// How a frame's pixels combine with the canvas.
 public enum BlendOp: String, Sendable {
     case source, over
+}
+
+/// A width and a height, in pixels.
+public struct ImageSize: Sendable, Equatable, CustomStringConvertible {
+    public var width: Int, height: Int
+    public init(width: Int, height: Int) { self.width = width; self.height = height }
+    /// `WxH`.
+    public var description: String { "\(width)x\(height)" }
 }
 
 /// A rectangle in canvas pixels; `description` is ImageMagick's geometry, `WxH+X+Y`.
@@ -96,6 +115,11 @@ public struct AnimationInfo: Sendable {
     /// The data is still arriving (a pipe, a download): more frames may follow, and the frame
     /// count, duration and plays are what is known so far.
     public var provisional = false
+    /// A still larger than the limits, decoded straight to the smaller `width`×`height`: its
+    /// own size (after orientation). Nil when decoded at full size.
+    public var scaledFrom: ImageSize? = nil
+    /// The EXIF orientation applied to a still (nil: none stored, or not a format that has one).
+    public var orientation: ExifOrientation? = nil
 
     /// An animation; marks the frames a replay can start from (`FrameInfo.keyframe`).
     public init(format: ImageFormat, width: Int, height: Int, frames: [FrameInfo], plays: Int,

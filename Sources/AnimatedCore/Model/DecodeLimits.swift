@@ -52,8 +52,24 @@ public struct DecodeOptions: Sendable {
     public var limits: DecodeLimits
     /// How stored delays become display delays.
     public var timing: TimingPolicy
-    /// Options; by default, the default limits and browser timing.
-    public init(limits: DecodeLimits = .default, timing: TimingPolicy = TimingPolicy()) {
-        self.limits = limits; self.timing = timing
+    /// The coders an input is opened with (the shared registry unless the caller keeps its own).
+    public var coders: CoderRegistry
+    /// A still image larger than `limits` is decoded straight to a smaller size that fits
+    /// (`AnimationInfo.scaledFrom` says so) instead of being refused. Animations are refused.
+    public var scaleDownStills = true
+    /// The most pixels a still scaled down for the limits is decoded to (8 Mpx: more than a 4K
+    /// screen shows; a 20000×20000 PNG then needs 32 MiB of canvas, not 1.6 GB).
+    public var scaledStillMaxPixels = 1 << 23
+
+    /// The limits a scaled-down still must fit: `limits` with at most `scaledStillMaxPixels`.
+    var scaledStillLimits: DecodeLimits {
+        var l = limits
+        l.maxPixels = min(l.maxPixels, scaledStillMaxPixels)
+        return l
+    }
+    /// Options; by default, the default limits, browser timing and the shared coders.
+    public init(limits: DecodeLimits = .default, timing: TimingPolicy = TimingPolicy(),
+                coders: CoderRegistry = .shared) {
+        self.limits = limits; self.timing = timing; self.coders = coders
     }
 }

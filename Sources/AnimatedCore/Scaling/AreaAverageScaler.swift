@@ -21,27 +21,47 @@ public struct AreaAverageScaler: FrameScaler {
     /// What is averaged.
     public let light: Light
 
-    /// A scaler averaging `light`.
-    public init(light: Light = .linear) { self.light = light }
+    /// How enlargements by a fraction are made (nil: the area average, i.e. a sharp box filter).
+    public let enlarger: Enlarger?
+
+    /// A scaler averaging `light`; enlargements by a fraction go through `enlarger`.
+    public init(light: Light = .linear, enlarger: Enlarger? = Enlarger()) { self.light = light; self.enlarger = enlarger }
 
     /// Scales `canvas` to `size` (each output pixel averages the area it covers).
     public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
         let w = max(1, size.width), h = max(1, size.height)
-        let out: [UInt8]
-        if w % canvas.width == 0 && h % canvas.height == 0 {
-            out = Self.replicate(canvas, width: w, height: h)
-        } else {
-            out = Self.areaAverage(canvas, width: w, height: h, light: light)
+        let out = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buf, n in
+            scale(canvas, width: w, height: h, into: buf.baseAddress!)
+            n = w * h * 4
         }
         return ScaledFrame(index: index, size: RenderSize(width: w, height: h), pixels: out)
     }
 
+    /// Scales `canvas` to `width`×`height` into `dst` (`width`·`height`·4 bytes): a buffer the
+    /// caller reuses from frame to frame.
+    public func scale(_ canvas: Canvas, width w: Int, height h: Int, into dst: UnsafeMutablePointer<UInt8>) {
+        if w % canvas.width == 0 && h % canvas.height == 0 {
+            Self.replicate(canvas, width: w, height: h, into: dst)
+        } else if let enlarger, w >= canvas.width && h >= canvas.height {
+            enlarger.enlarge(canvas, width: w, height: h, into: dst)
+        } else {
+            Self.areaAverage(canvas, width: w, height: h, light: light, into: dst)
+        }
+    }
+
     /// Nearest neighbour for integer factors (including 1: a plain copy).
     static func replicate(_ canvas: Canvas, width w: Int, height h: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: w * h * 4) { buf, n in
+            replicate(canvas, width: w, height: h, into: buf.baseAddress!)
+            n = w * h * 4
+        }
+    }
+
+    static func replicate(_ canvas: Canvas, width w: Int, height h: Int, into out: UnsafeMutablePointer<UInt8>) {
         let fx = w / canvas.width, fy = h / canvas.height
-        return [UInt8](unsafeUninitializedCapacity: w * h * 4) { buf, n in
+        do {
             let src = UnsafeRawPointer(canvas.pixels.baseAddress!).assumingMemoryBound(to: UInt32.self)
-            let dst = UnsafeMutableRawPointer(buf.baseAddress!).assumingMemoryBound(to: UInt32.self)
+            let dst = UnsafeMutableRawPointer(out).assumingMemoryBound(to: UInt32.self)
             for sy in 0..<canvas.height {
                 let row = dst + sy * fy * w
                 let s = src + sy * canvas.width
@@ -52,11 +72,18 @@ public struct AreaAverageScaler: FrameScaler {
                 }
                 for k in 1..<max(fy, 1) { (row + k * w).update(from: row, count: w) }
             }
-            n = w * h * 4
         }
     }
 
     static func areaAverage(_ canvas: Canvas, width w: Int, height h: Int, light: Light = .linear) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: w * h * 4) { buf, n in
+            areaAverage(canvas, width: w, height: h, light: light, into: buf.baseAddress!)
+            n = w * h * 4
+        }
+    }
+
+    static func areaAverage(_ canvas: Canvas, width w: Int, height h: Int, light: Light = .linear,
+                            into dst: UnsafeMutablePointer<UInt8>) {
         let xw = AxisWeights(source: canvas.width, target: w)
         let yw = AxisWeights(source: canvas.height, target: h)
         let tables = SRGBTables.shared
@@ -70,8 +97,7 @@ public struct AreaAverageScaler: FrameScaler {
         var rowIndex = -1
         let srcBase = canvas.pixels.baseAddress!
         let srcRowBytes = canvas.width * 4
-        return [UInt8](unsafeUninitializedCapacity: w * h * 4) { buf, n in
-            let dst = buf.baseAddress!
+        do {
             xw.withPointers { xs, xc, xo, xwt in
                 yw.withPointers { ys, yc, yo, ywt in
                     for oy in 0..<h {
@@ -121,7 +147,6 @@ public struct AreaAverageScaler: FrameScaler {
                     }
                 }
             }
-            n = w * h * 4
         }
     }
 }

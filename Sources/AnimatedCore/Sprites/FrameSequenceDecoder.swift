@@ -11,8 +11,10 @@ public final class FrameSequenceDecoder: AnimationDecoder {
     /// Why a file's headers could not be read (the frame reports it; playback goes on).
     private let openErrors: [Int: AnimatedError]
 
-    /// `delayMs` applies to every frame (default 10 fps); `frameLimit` keeps the first N files.
-    public init(files allFiles: [String], delayMs: Double = SpriteSheetSpec.defaultDelayMs, frameLimit: Int? = nil,
+    /// `delayMs` applies to every frame (default 10 fps), unless `delaysMs` gives each frame its
+    /// own (one per frame kept); `frameLimit` keeps the first N files.
+    public init(files allFiles: [String], delayMs: Double = SpriteSheetSpec.defaultDelayMs, delaysMs: [Double]? = nil,
+                frameLimit: Int? = nil,
                 options: DecodeOptions = DecodeOptions(), warnings extraWarnings: [String] = []) throws(AnimatedError) {
         guard !allFiles.isEmpty else { throw .invalid("no images to play") }
         var files = allFiles
@@ -21,6 +23,12 @@ public final class FrameSequenceDecoder: AnimationDecoder {
                 throw .invalid("\(frameLimit) frames asked for, but there are \(files.count) images")
             }
             files.removeLast(files.count - frameLimit)
+        }
+        if let delaysMs, delaysMs.count != files.count {
+            throw .invalid("\(delaysMs.count) delays given for \(files.count) frames: give one per frame")
+        }
+        if let delaysMs, let bad = delaysMs.first(where: { !($0 >= 1 && $0 <= 3_600_000) }) {
+            throw .invalid("delay \(bad) ms is not 1 to 3600000 ms")
         }
         guard files.count <= options.limits.maxFrames else {
             throw .limitExceeded("\(files.count) images exceed the limit of \(options.limits.maxFrames) frames")
@@ -57,16 +65,18 @@ public final class FrameSequenceDecoder: AnimationDecoder {
         self.files = files
         self.options = options
         self.openErrors = errors
-        let frames = IndependentFrames.infos(placements: placements, delaysMs: Array(repeating: delayMs, count: files.count),
+        let frames = IndependentFrames.infos(placements: placements, delaysMs: delaysMs ?? Array(repeating: delayMs, count: files.count),
                                              sources: files.map { FrameSource(file: $0) }, width: width, height: height)
         info = AnimationInfo(format: .frameSequence, width: width, height: height, frames: frames, plays: 0,
                              warnings: warnings, timing: TimingPolicy(browserMinimumDelay: false))
     }
 
     /// The images of `folder` in natural order (see `ImageFolder`).
-    public convenience init(folder: String, delayMs: Double = SpriteSheetSpec.defaultDelayMs, frameLimit: Int? = nil,
+    public convenience init(folder: String, delayMs: Double = SpriteSheetSpec.defaultDelayMs, delaysMs: [Double]? = nil,
+                            frameLimit: Int? = nil,
                             options: DecodeOptions = DecodeOptions()) throws(AnimatedError) {
-        let listing = try ImageFolder.list(folder, maxFiles: options.limits.maxFrames)
+        let listing = try ImageFolder.list(folder, maxFiles: options.limits.maxFrames, coders: options.coders)
+        let kinds = options.coders.formatList
         guard !listing.files.isEmpty else {
             var found: [String] = []
             if listing.skipped > 0 { found.append(counted(listing.skipped, "other file")) }
@@ -75,11 +85,12 @@ public final class FrameSequenceDecoder: AnimationDecoder {
                              + " not searched")
             }
             throw .invalid(found.isEmpty ? "the folder is empty"
-                                         : "no GIF, PNG or WebP images in the folder (\(found.joined(separator: "; ")))")
+                                         : "no \(kinds) images in the folder (\(found.joined(separator: "; ")))")
         }
-        let note = listing.skipped > 0 ? [listing.skipped == 1 ? "skipped 1 file that is not a GIF, PNG or WebP image"
-                                                : "skipped \(listing.skipped) files that are not GIF, PNG or WebP images"] : []
-        try self.init(files: listing.files, delayMs: delayMs, frameLimit: frameLimit, options: options, warnings: note)
+        let note = listing.skipped > 0 ? [listing.skipped == 1 ? "skipped 1 file that is not a \(kinds) image"
+                                                : "skipped \(listing.skipped) files that are not \(kinds) images"] : []
+        try self.init(files: listing.files, delayMs: delayMs, delaysMs: delaysMs, frameLimit: frameLimit, options: options,
+                      warnings: note)
     }
 
     /// Decodes the file's first frame and places it centred. A damaged file shows what

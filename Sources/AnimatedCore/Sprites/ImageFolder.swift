@@ -5,12 +5,12 @@ import Darwin
 #endif
 
 /// The images of a folder, for a frame sequence: regular files (hidden ones excepted) whose
-/// first bytes are a GIF, PNG or WebP signature, in natural order. Other files are skipped.
+/// first bytes some registered coder recognises (`CoderRegistry`), in natural order. Other files are skipped.
 package enum ImageFolder {
     package struct Listing: Sendable, Equatable {
         /// Paths (folder + "/" + name), naturally sorted.
         package var files: [String]
-        /// Regular files that are not GIF, PNG or WebP images.
+        /// Regular files that no coder recognises.
         package var skipped: Int
         /// Subfolders (not searched: a sequence is one folder's images).
         package var subfolders: Int = 0
@@ -21,8 +21,9 @@ package enum ImageFolder {
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
-    package static func list(_ folder: String, maxFiles: Int = DecodeLimits.default.maxFrames) throws(AnimatedError) -> Listing {
-        guard let dir = opendir(folder) else { throw .unreadable(String(cString: strerror(errno))) }
+    package static func list(_ folder: String, maxFiles: Int = DecodeLimits.default.maxFrames,
+                             coders: CoderRegistry = .shared) throws(AnimatedError) -> Listing {
+        guard let dir = opendir(folder) else { throw .posix(.unreadable, errno) }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
@@ -47,7 +48,7 @@ package enum ImageFolder {
                 if (st.st_mode & S_IFMT) == S_IFDIR { subfolders += 1 }
                 continue
             }
-            if isImage(path) { files.append(path) } else { skipped += 1 }
+            if isImage(path, coders: coders) { files.append(path) } else { skipped += 1 }
         }
         guard files.count <= maxFiles else {
             throw .limitExceeded("\(files.count) images exceed the limit of \(maxFiles) frames")
@@ -56,8 +57,9 @@ package enum ImageFolder {
     }
 
     /// Sniffs the signature (never the file name), as `AnimationLoader` does.
-    static func isImage(_ path: String) -> Bool {
-        guard let src = try? ByteSource(path: path), let head = try? src.bytes(at: 0, length: 16) else { return false }
-        return FormatSniffer.sniff(head) != nil
+    static func isImage(_ path: String, coders: CoderRegistry = .shared) -> Bool {
+        guard let src = try? ByteSource(path: path),
+              let head = try? src.bytes(at: 0, length: CoderRegistry.headLength) else { return false }
+        return coders.coder(for: head) != nil
     }
 }

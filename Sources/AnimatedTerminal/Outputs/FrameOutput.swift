@@ -45,11 +45,15 @@ public protocol FrameOutput: AnyObject {
     /// Before the screen is restored: removes what should not outlive playback.
     func leave()
     /// After the screen is restored (or for a still, without a screen): prints the last frame
-    /// at the cursor, like `cat`.
-    func printLast()
+    /// at the cursor, like `cat`, `indent` columns from the left: where it was while playing
+    /// (centred).
+    func printLast(indent: Int)
 }
 
 extension FrameOutput {
+    /// The last frame at the cursor's column (a still).
+    public func printLast() { printLast(indent: 0) }
+
     public var failureSubject: String { "the graphics output failed" }
     public func accept(replies: [(id: UInt32?, message: String)]) {}
 }

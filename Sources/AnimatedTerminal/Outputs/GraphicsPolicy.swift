@@ -15,13 +15,26 @@ public enum GraphicsProtocol: String, Sendable, CaseIterable {
 /// What `--graphics` asks for: one protocol, or auto-detection.
 public enum GraphicsRequest: Sendable, Equatable {
     case auto
+    /// This protocol, unless the terminal's answers show it lacks it: then one warning and
+    /// what `auto` would choose.
     case forced(GraphicsProtocol)
+    /// This protocol or nothing (`--graphics kitty!`): a terminal that lacks it is an error.
+    case required(GraphicsProtocol)
 
-    /// `auto`, `kitty`, `sixel`, `iterm2` or `cells`.
+    /// `auto`, `kitty`, `sixel`, `iterm2` or `cells`, each but auto optionally followed by `!`.
     public init?(argument: String) {
         if argument == "auto" { self = .auto; return }
-        guard let p = GraphicsProtocol(rawValue: argument) else { return nil }
-        self = .forced(p)
+        let strict = argument.hasSuffix("!")
+        guard let p = GraphicsProtocol(rawValue: String(strict ? argument.dropLast() : argument[...])) else { return nil }
+        self = strict ? .required(p) : .forced(p)
+    }
+
+    /// The protocol asked for, nil for auto.
+    public var named: GraphicsProtocol? {
+        switch self {
+        case .auto: nil
+        case .forced(let p), .required(let p): p
+        }
     }
 }
 
@@ -53,6 +66,40 @@ public enum GraphicsPolicy {
         public var tmux: Bool
         /// Why (for `--status` and debugging).
         public var reason: String
+        /// Set when `--graphics` named a protocol the terminal lacks: why (one line). With
+        /// `.forced` the decision is then auto's, to be said once; with `.required`, an error.
+        public var unsupported: String? = nil
+    }
+
+    /// Why the terminal cannot show `p`, judging from what it answered, or nil when it can or
+    /// nothing says it cannot (no answer at all: the user's word stands). kitty graphics: the
+    /// `a=q` query went unanswered while DA1 came. Sixel: DA1 lacks attribute 4 (inside tmux,
+    /// the outer terminal's DA1). iTerm2 images have no query: lacking only when XTVERSION names
+    /// a terminal known not to have them. Inside tmux without passthrough nothing gets out.
+    public static func lacks(_ p: GraphicsProtocol, env: [String: String], answers: TerminalGraphicsAnswers?,
+                             tmuxPassthrough: Bool) -> String? {
+        if p == .cells { return nil }
+        if env["TMUX"] != nil && !tmuxPassthrough {
+            return "inside tmux without allow-passthrough, \(p.rawValue) images cannot reach the terminal"
+        }
+        guard let a = answers else { return nil }
+        if let (q, _) = fromEnvironment(env), q == p { return nil }
+        switch p {
+        case .kitty:
+            return a.kittyGraphics ? nil : "the terminal did not answer the kitty graphics query"
+        case .sixel:
+            return a.sixel ? nil : "the terminal does not list sixel in its device attributes"
+        case .iterm2:
+            let v = (a.version ?? "").lowercased()
+            let without = ["xterm(", "kitty(", "foot(", "mlterm(", "alacritty", "ghostty"]
+            // The terminal's own words go to stderr: printable ASCII only.
+            let name = String(String.UnicodeScalarView(a.version!.unicodeScalars.prefix(40).map {
+                (0x20..<0x7F).contains($0.value) ? $0 : "?"
+            }))
+            return without.contains(where: v.hasPrefix) ? "\(name) has no iTerm2 inline images" : nil
+        case .cells:
+            return nil
+        }
     }
 
     /// The protocol the environment names, if any.
@@ -84,8 +131,18 @@ public enum GraphicsPolicy {
     public static func decide(_ requested: GraphicsRequest, env: [String: String],
                               answers: TerminalGraphicsAnswers?, tmuxPassthrough: Bool) -> Decision {
         let inTmux = env["TMUX"] != nil
-        if case .forced(let p) = requested {
-            return Decision(graphics: p, tmux: inTmux && p != .cells, reason: "--graphics \(p.rawValue)")
+        if let p = requested.named {
+            guard let why = lacks(p, env: env, answers: answers, tmuxPassthrough: tmuxPassthrough) else {
+                return Decision(graphics: p, tmux: inTmux && p != .cells, reason: "--graphics \(p.rawValue)")
+            }
+            if case .required = requested {
+                return Decision(graphics: p, tmux: inTmux, reason: "--graphics \(p.rawValue)!", unsupported: why)
+            }
+            var d = decide(.auto, env: env, answers: answers, tmuxPassthrough: tmuxPassthrough)
+            // auto must not pick what was just found missing (an environment variable's word).
+            if d.graphics == p { d = Decision(graphics: .cells, tmux: false, reason: "no graphics") }
+            d.unsupported = why
+            return d
         }
         if inTmux && !tmuxPassthrough {
             return Decision(graphics: .cells, tmux: false, reason: "tmux without allow-passthrough")

@@ -16,56 +16,61 @@ import AnimatedCore
 /// writes the status line and clears the screen on a new layout, after which the frame is sent
 /// again. When the terminal is not ready for more (output would block), the frame due is
 /// skipped, never queued: the next one due is sent when it is.
-public final class InlineImageOutput: FrameOutput {
-    public enum Kind: String, Sendable { case sixel, iterm2 }
-    public let kind: Kind
+package final class InlineImageOutput: FrameOutput {
+    package enum Kind: String, Sendable { case sixel, iterm2 }
+    package let kind: Kind
     /// The status line and clears (nil for a still).
     let screen: (any CellScreen)?
     let sink: any TerminalSink
-    public let preparer: any FrameScaler
+    package let preparer: any FrameScaler
     /// Cell size, tmux passthrough (each image is wrapped; the cursor moves stay tmux's own).
-    public let terminal: TerminalInfo
-    public private(set) var cell: RenderSize
+    package let terminal: TerminalInfo
+    package private(set) var cell: RenderSize
     private var current: ScaledFrame?
     /// What the terminal shows: frame (index, size) at a layout.
     private var drawn: (index: Int, size: RenderSize, layout: RenderLayout)?
     private var placedAt: RenderLayout?
-    public private(set) var skipped = 0
+    package private(set) var skipped = 0
     private let empty = CellGrid()
-    public var hasFrame: Bool { current != nil }
+    package var hasFrame: Bool { current != nil }
     /// Set when a frame came without an image (the encoder failed: out of memory).
-    public private(set) var failure: String?
-    public var failureSubject: String { "the \(kind.rawValue) output failed" }
+    package private(set) var failure: String?
+    package var failureSubject: String { "the \(kind.rawValue) output failed" }
 
-    public init(kind: Kind, screen: (any CellScreen)?, sink: any TerminalSink, terminal: TerminalInfo,
+    package init(kind: Kind, screen: (any CellScreen)?, sink: any TerminalSink, terminal: TerminalInfo,
                 preparer: any FrameScaler) {
         self.kind = kind; self.screen = screen; self.sink = sink; self.terminal = terminal
         self.cell = terminal.cell; self.preparer = preparer
     }
 
-    public func syncCellSize() -> Bool {
+    package func syncCellSize() -> Bool {
         guard let now = terminal.currentCell(window: sink.windowCellSize), now != cell else { return false }
         cell = now
         return true
     }
 
-    public func show(_ frame: ScaledFrame) {
+    package func show(_ frame: ScaledFrame) {
         if frame.payload.isEmpty { failure = "frame \(frame.index + 1) could not be encoded"; return }
         current = frame
     }
 
-    public func invalidate() {
+    package func invalidate() {
         screen?.invalidate()
         placedAt = nil
         drawn = nil
     }
 
-    public var statusNote: String? { skipped > 0 ? "\(kind.rawValue): \(skipped) skipped (terminal busy)" : nil }
+    package var statusNote: String? { skipped > 0 ? "\(kind.rawValue): \(skipped) skipped (terminal busy)" : nil }
 
-    public func present(at layout: RenderLayout, status: String?) {
+    package func present(at layout: RenderLayout, status: String?) {
         screen?.present(empty, at: layout, status: status)   // the text screen: status line, clears
         if placedAt != layout { placedAt = layout; drawn = nil }
         guard let frame = current, !frame.payload.isEmpty else { return }
+        // A frame prepared for another layout (the buffer still held it when the window
+        // changed size) is never written: a sixel of the old size would overflow the smaller
+        // screen and scroll it (issue 20.2). The screen stays cleared until a frame of the new
+        // size comes.
+        guard frame.size == layout.size else { return }
         if let d = drawn, d.index == frame.index, d.size == frame.size, d.layout == layout { return }
         guard sink.isWritable else { skipped += 1; return }
         var out = Array("\u{1B}[?2026h".utf8)
@@ -76,13 +81,17 @@ public final class InlineImageOutput: FrameOutput {
         out += Array("\u{1B}[?2026l".utf8)
         sink.write(out)
         drawn = (frame.index, frame.size, layout)
+        lastLayout = layout
     }
+
+    /// Where the last frame was drawn: its cells size the printed copy (iTerm2 stretches it).
+    private var lastLayout: RenderLayout?
 
     private func image(_ frame: ScaledFrame, layout: RenderLayout, moveCursor: Bool) -> [UInt8] {
         let bytes: [UInt8]
         switch kind {
         case .sixel:
-            bytes = frame.payload
+            bytes = SixelFramePreparer.sixel(of: frame)
         case .iterm2:
             bytes = ITermImageEncoder.sequence(payload: frame.payload, columns: layout.columns, rows: layout.rows,
                                                moveCursor: moveCursor)
@@ -91,13 +100,16 @@ public final class InlineImageOutput: FrameOutput {
     }
 
     /// Inline images live in the alternate screen's cells: leaving it removes them.
-    public func leave() {}
+    package func leave() {}
 
     /// The last frame at the cursor in the normal screen, like `cat`: the terminal moves the
     /// cursor below the image (scrolling as needed).
-    public func printLast() {
+    package func printLast(indent: Int) {
         guard let frame = current, !frame.payload.isEmpty else { return }
-        var out = image(frame, layout: RenderLayout(size: frame.size, row: 0, column: 0, cell: cell), moveCursor: true)
+        let placed = lastLayout.flatMap { $0.size == frame.size ? $0 : nil }
+            ?? RenderLayout(size: frame.size, row: 0, column: 0, cell: cell)
+        var out = (indent > 0 ? Array("\r\u{1B}[\(indent)C".utf8) : [])
+        out += image(frame, layout: placed, moveCursor: true)
         out += Array("\r\n".utf8)
         sink.write(out)
     }

@@ -35,6 +35,15 @@ public enum OutputPlan: Sendable, Equatable {
         }
     }
 
+    /// The terminal enlarges images itself (kitty's `c=`/`r=`, iTerm2's width and height): frames
+    /// of an enlargement by a fraction go at the canvas's own size (`RenderLayout.compute`).
+    public var terminalScales: Bool {
+        switch self {
+        case .kitty, .iterm2: true
+        case .cells, .sixel: false
+        }
+    }
+
     /// Where this plan falls back to when the terminal refuses it (pixels → cells).
     public var isPixels: Bool { terminal != nil }
 
@@ -54,8 +63,12 @@ public enum OutputPlan: Sendable, Equatable {
             ? TerminalGraphicsAnswers(kittyGraphics: report.kittyGraphics, sixel: report.sixel, version: report.version)
             : nil
         var decision = GraphicsPolicy.decide(request, env: env, answers: answers, tmuxPassthrough: passthrough)
+        // A named mode the terminal lacks: auto's choice (`.forced`), said once; `.required`
+        // leaves the refusal to the caller.
+        let lacking = decision.unsupported.map { "--graphics \(request.named?.rawValue ?? ""): \($0); using \(decision.graphics.rawValue)" }
+        if case .required = request, decision.unsupported != nil { return (.cells(symbols), decision, nil) }
         let wanted = decision.graphics
-        guard wanted != .cells else { return (.cells(symbols), decision, nil) }
+        guard wanted != .cells else { return (.cells(symbols), decision, lacking) }
         let reported = report.reportedCellPixels.map { RenderSize(width: $0.width, height: $0.height) }
         // Sizes no screen has (`CellPixelBounds`) are not believed: a hostile or broken answer
         // would size a frame of hundreds of gigabytes.
@@ -80,10 +93,10 @@ public enum OutputPlan: Sendable, Equatable {
         let info = TerminalInfo(cell: cell, reportedCell: reported, tmuxPassthrough: decision.tmux,
                                 colorRegisters: registers)
         switch decision.graphics {
-        case .kitty: return (.kitty(info, kittyMedium), decision, nil)
-        case .sixel: return (.sixel(info), decision, nil)
-        case .iterm2: return (.iterm2(info), decision, nil)
-        case .cells: return (.cells(symbols), decision, nil)
+        case .kitty: return (.kitty(info, kittyMedium), decision, lacking)
+        case .sixel: return (.sixel(info), decision, lacking)
+        case .iterm2: return (.iterm2(info), decision, lacking)
+        case .cells: return (.cells(symbols), decision, lacking)
         }
     }
 

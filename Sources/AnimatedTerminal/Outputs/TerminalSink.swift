@@ -19,6 +19,19 @@ public protocol TerminalSink: AnyObject {
     /// The cell size in pixels the window says now (its size in pixels over its size in
     /// cells); nil when the kernel does not know it.
     var windowCellSize: RenderSize? { get }
+    /// Waits (briefly) until whatever reads this terminal has taken in everything written so
+    /// far. Inside tmux: tmux 3.3 drops passthrough while a pane waits to be redrawn (after the
+    /// alternate screen is entered or left, after a resize); the CLI asks DA1 and waits for the
+    /// answer. Default: nothing.
+    func settle()
+    /// Inside tmux: where this pane sits on the outer terminal's screen (kitty places a
+    /// passed-through image at the outer cursor). Default: nil (unknown, or not inside tmux).
+    func tmuxPane() -> TmuxPane?
+}
+
+extension TerminalSink {
+    public func settle() {}
+    public func tmuxPane() -> TmuxPane? { nil }
 }
 
 /// A terminal on a file descriptor, without curses: writes with `writeAll`, asks `poll` whether

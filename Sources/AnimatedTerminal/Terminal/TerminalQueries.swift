@@ -26,6 +26,21 @@ package enum TerminalQueries {
     package static let background: [UInt8] = Array("\u{1B}]11;?\u{1B}\\".utf8)
     /// OSC 4: palette entry `i` (one entry per query: not every terminal takes several).
     package static func paletteEntry(_ i: Int) -> [UInt8] { Array("\u{1B}]4;\(i);?\u{1B}\\".utf8) }
+    /// Colour depth: set a direct colour (1, 2, 3), read the attributes back with DECRQSS
+    /// (`DCS $ q m ST`), reset them. A terminal that keeps direct colour echoes `38:2…1:2:3`
+    /// (xterm, kitty); one that maps it to its palette echoes `38;5;N` (mlterm: 256 colours).
+    package static let directColorReadBack: [UInt8] = Array("\u{1B}[38;2;1;2;3m\u{1B}P$qm\u{1B}\\\u{1B}[m".utf8)
+    /// XTGETTCAP for one terminfo capability (the name in hex): `RGB`, `Tc`, `colors`.
+    package static func capability(_ name: String) -> [UInt8] {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out = Array("\u{1B}P+q".utf8)
+        for b in name.utf8 { out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 15)]) }
+        return out + st
+    }
+    /// What the colour-depth part of the round asks (not through tmux: tmux's own colours are
+    /// what cells reach).
+    package static let colorDepth: [[UInt8]] = [directColorReadBack, capability("RGB"), capability("Tc"), capability("colors")]
+
     /// DA1, the sentinel.
     package static let primaryDeviceAttributes: [UInt8] = Array("\u{1B}[c".utf8)
 
@@ -60,12 +75,13 @@ package enum TerminalQueries {
             colors = [background, foreground]
             for i in 0..<16 { colors.append(paletteEntry(i)) }
         }
+        let depth = colorQueries ? colorDepth : []
         let graphics = (graphicsQueries ? [kittyGraphics, colorRegisters, cellPixels] : []) + extra
         if insideTmux {
             let outer = graphics + colors + [xtversion, primaryDeviceAttributes]
-            return colors + [xtversion, primaryDeviceAttributes] + outer.map(tmuxPassthrough)
+            return colors + depth + [xtversion, primaryDeviceAttributes] + outer.map(tmuxPassthrough)
         }
-        return colors + graphics + [xtversion, primaryDeviceAttributes]
+        return colors + depth + graphics + [xtversion, primaryDeviceAttributes]
     }
 
     /// DA1 replies that end the round.

@@ -32,6 +32,12 @@ package struct TerminalReplyParser: Sendable {
         case dynamicColor(code: Int, RGBColor)
         /// OSC 4: one palette entry.
         case paletteColor(index: Int, RGBColor)
+        /// DECRQSS of SGR: `DCS 1 $ r PARAMS m ST` (the attributes in effect, as the terminal
+        /// holds them).
+        case graphicRendition(String)
+        /// XTGETTCAP: `DCS 1 + r HEXNAME = HEXVALUE ST` (value nil for a boolean capability),
+        /// or `DCS 0 + r … ST`, which `known` false reports.
+        case capability(name: String, value: String?, known: Bool)
         /// Bytes the user typed (to hand to the key handler, or drop).
         case keys([UInt8])
         /// A reply the probe did not ask for or cannot use.
@@ -157,6 +163,20 @@ package struct TerminalReplyParser: Sendable {
         buffer = []; overflow = false; state = .ground
     }
 
+    /// Text from hex digits (XTGETTCAP), nil when malformed; printable ASCII only is kept.
+    static func unhex(_ s: some StringProtocol) -> String? {
+        let d = Array(s.utf8)
+        guard d.count % 2 == 0, d.count <= 128 else { return nil }
+        var out = ""
+        var i = 0
+        while i < d.count {
+            guard let v = UInt8(String(decoding: d[i..<(i + 2)], as: UTF8.self), radix: 16) else { return nil }
+            out.unicodeScalars.append((0x20..<0x7F).contains(v) ? Unicode.Scalar(v) : "?")
+            i += 2
+        }
+        return out
+    }
+
     /// Numbers separated by `;` (empty fields are 0; sub-parameters after `:` ignored).
     static func numbers(_ s: some Collection<UInt8>) -> [Int] {
         var out: [Int] = [], cur = 0, sub = false
@@ -208,6 +228,15 @@ package struct TerminalReplyParser: Sendable {
             return .otherReply
         case UInt8(ascii: "P"):
             if text.hasPrefix(">|") { return .version(String(text.dropFirst(2))) }
+            if text.hasPrefix("1$r"), text.hasSuffix("m") { return .graphicRendition(String(text.dropFirst(3).dropLast())) }
+            if text.hasPrefix("0+r") {
+                return .capability(name: Self.unhex(text.dropFirst(3)) ?? "", value: nil, known: false)
+            }
+            if text.hasPrefix("1+r") {
+                let kv = text.dropFirst(3).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let name = Self.unhex(kv[0]) else { return .otherReply }
+                return .capability(name: name, value: kv.count > 1 ? Self.unhex(kv[1]) : nil, known: true)
+            }
             return .otherReply
         case UInt8(ascii: "_"):
             guard text.hasPrefix("G") else { return .otherReply }

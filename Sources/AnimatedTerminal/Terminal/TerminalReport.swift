@@ -84,6 +84,10 @@ package struct TerminalReport: Sendable, Equatable {
     package var foreground: RGBColor?
     /// OSC 4 answers for palette entries 0–15 (nil where not answered).
     package var palette16: [RGBColor?] = Array(repeating: nil, count: 16)
+    /// DECRQSS's answer after a direct colour was set (see `TerminalQueries.directColorReadBack`).
+    package var graphicRendition: String?
+    /// XTGETTCAP answers: capability name → value ("" for a boolean one); unknown ones absent.
+    package var capabilities: [String: String] = [:]
     /// The probe ran inside tmux (TMUX set) and wrapped the graphics queries for passthrough.
     package var insideTmux = false
     /// Time from the first query to the last reply or the deadline, in nanoseconds.
@@ -110,6 +114,40 @@ package struct TerminalReport: Sendable, Equatable {
         return reportedCellPixels
     }
 
+    /// Whether the terminal keeps 24-bit colour: the colour set was read back as direct colour,
+    /// or XTGETTCAP knows `RGB` or `Tc`. nil: it did not say.
+    package var directColor: Bool? {
+        if capabilities["RGB"] != nil || capabilities["Tc"] != nil { return true }
+        guard let sgr = graphicRendition else { return nil }
+        return Self.echoesDirectColor(sgr)
+    }
+
+    /// Colours the terminal says it has: XTGETTCAP `colors`, or 256 when the direct colour
+    /// came back as a 256-colour index (`38;5;N`); nil when it did not say.
+    package var answeredColors: Int? {
+        if let c = capabilities["colors"].flatMap({ Int($0) }), c > 0 { return c }
+        if let sgr = graphicRendition, Self.fields(sgr).starts(with: [38, 5]) || sgr.contains("38;5;") || sgr.contains("38:5:") {
+            return 256
+        }
+        return nil
+    }
+
+    /// The SGR parameters as numbers, `;` and `:` alike separating them (empty fields nil).
+    static func fields(_ sgr: String) -> [Int?] {
+        sgr.split(omittingEmptySubsequences: false, whereSeparator: { $0 == ";" || $0 == ":" }).map { Int($0) }
+    }
+
+    /// `38:2::1:2:3`, `38:2:1:2:3` or `38;2;1;2;3` among the parameters (the colour set).
+    static func echoesDirectColor(_ sgr: String) -> Bool {
+        let f = fields(sgr)
+        for i in f.indices where f[i] == 38 && i + 1 < f.count && f[i + 1] == 2 {
+            let rest = f[(i + 2)...].prefix(4)
+            let values = (rest.first ?? nil) == nil ? Array(rest.dropFirst()) : Array(rest.prefix(3))
+            if values.prefix(3) == [1, 2, 3] { return true }
+        }
+        return false
+    }
+
     /// Folds one parsed reply into the report (key presses are not replies: ignored here).
     package mutating func apply(_ event: TerminalReplyParser.Event) {
         switch event {
@@ -133,6 +171,10 @@ package struct TerminalReport: Sendable, Equatable {
             if code == 10 && foreground == nil { foreground = c }
         case .paletteColor(let i, let c):
             if (0..<16).contains(i) && palette16[i] == nil { palette16[i] = c }
+        case .graphicRendition(let s):
+            if graphicRendition == nil { graphicRendition = String(s.prefix(200)) }
+        case .capability(let name, let value, let known):
+            if known && capabilities.count < 16 { capabilities[name] = value ?? "" }
         case .keys, .otherReply:
             break
         }
@@ -152,6 +194,8 @@ package struct TerminalReport: Sendable, Equatable {
             "background: \(opt(background))",
             "foreground: \(opt(foreground))",
             "palette 0-15: \(palette16.map { $0.map { "\($0)" } ?? "-" }.joined(separator: " "))",
+            "direct colour: \(opt(directColor)) (SGR read back: \(opt(graphicRendition)); XTGETTCAP: \(capabilities.isEmpty ? "-" : capabilities.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")))",
+            "colours answered: \(opt(answeredColors))",
             "inside tmux: \(insideTmux)",
             "elapsed ms: \(elapsedNanoseconds / 1_000_000)",
         ]

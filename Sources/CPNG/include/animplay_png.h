@@ -41,6 +41,16 @@ int animplay_png_decode_rgba(animplay_png_read_fn read, void *context, animplay_
                              uint32_t width, uint32_t height,
                              unsigned char *out, size_t stride, char *message);
 
+/* Receives row y (8-bit RGBA, `width` pixels) of an image decoded row by row. Must not longjmp. */
+typedef void (*animplay_png_row_fn)(void *context, uint32_t y, const unsigned char *rgba);
+
+/* As animplay_png_decode_rgba, but the image is never held whole: each row is decoded into `row`
+ * (width * 4 bytes) and handed to `on_row`, top to bottom. Interlaced images are refused (their
+ * rows are complete only after the last pass). */
+int animplay_png_decode_rows(animplay_png_read_fn read, void *context, animplay_png_arena *arena,
+                             uint32_t width, uint32_t height, unsigned char *row,
+                             animplay_png_row_fn on_row, void *row_context, char *message);
+
 /* CRC-32 of a chunk's type and data (zlib's, which the PNG chunk CRC is). */
 uint32_t animplay_crc32(const unsigned char *bytes, size_t count);
 

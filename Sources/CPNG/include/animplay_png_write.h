@@ -20,4 +20,11 @@ void animplay_png_buffer_free(animplay_png_buffer *b);
  * vertically smooth). Returns 0, or -1 (out of memory, libpng error). */
 int animplay_png_encode_rgb(const unsigned char *rgb, uint32_t width, uint32_t height, size_t stride,
                             int level, animplay_png_buffer *out);
+
+/* Encodes 8-bit RGB (`channels` 3) or straight-alpha RGBA (`channels` 4) rows as a PNG appended
+ * to `out`, with zlib `level` (0-9); `adaptive` lets libpng pick a row filter per row (smaller,
+ * slower: files), otherwise "up" (fast: terminal payloads). Returns 0, or -1. The APNG encoder
+ * takes the IDAT data of this output as a frame's fdAT data (Debian's libpng has no APNG). */
+int animplay_png_encode(const unsigned char *pixels, uint32_t width, uint32_t height, size_t stride,
+                        int channels, int level, int adaptive, animplay_png_buffer *out);
 #endif

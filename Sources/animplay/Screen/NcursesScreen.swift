@@ -144,6 +144,40 @@ final class NcursesScreen {
         return replyFilter.filter(keys, now: MonotonicClock.nanoseconds())
     }
 
+    /// Writes DA1 and waits, at most `budgetNanoseconds`, for a DA1 reply, read from the tty
+    /// directly (keys read meanwhile go back to the key reader): whatever answers has then
+    /// processed everything written before. Inside tmux this is how animplay knows tmux has
+    /// taken in its alternate-screen switch or a resize, after which tmux 3.3 drops passthrough
+    /// until it has redrawn the pane. Returns false when no reply came in time.
+    func roundTrip(budgetNanoseconds: UInt64 = 500_000_000) -> Bool {
+        TerminalOutput.write(outputFD, TerminalQueries.primaryDeviceAttributes)
+        let deadline = MonotonicClock.nanoseconds() + budgetNanoseconds
+        var parser = TerminalReplyParser()
+        var chunk = [UInt8](repeating: 0, count: 256)
+        var typed: [UInt8] = []
+        defer { pushBack(typed) }
+        while true {
+            let now = MonotonicClock.nanoseconds()
+            guard now < deadline else { return false }
+            var pfd = pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, Int32((deadline - now + 999_999) / 1_000_000))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            let n = chunk.withUnsafeMutableBytes { read(inputFD, $0.baseAddress, $0.count) }
+            if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard n > 0 else { return false }
+            var answered = false
+            for e in parser.feed(chunk[0..<n]) {
+                switch e {
+                case .keys(let k): typed += k
+                case .primaryDeviceAttributes: answered = true
+                default: break
+                }
+            }
+            if answered { return true }
+        }
+    }
+
     /// Terminal replies that arrive after the probe gave up on them are not keys.
     private var replyFilter = KeyReplyFilter()
 

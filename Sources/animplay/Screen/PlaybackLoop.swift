@@ -39,7 +39,8 @@ final class PlaybackLoop {
     /// Where frames go for a given box (rows × columns of cells available for the image, cells
     /// of `cell` pixels).
     private let layoutFor: (_ rows: Int, _ columns: Int, _ cell: RenderSize) -> RenderLayout
-    private var layout: RenderLayout
+    /// Where the image is (the last frame is printed at its column on exit).
+    private(set) var layout: RenderLayout
     /// Set when `stopProcess` continues: the SIGCONT that follows needs no second repaint.
     private var resumedFromStop = false
     /// The stream still arriving (a download, a pipe): its progress joins the status line.

@@ -378,6 +378,42 @@ def build():
     random_with_magic(cat, "webp", "webp", b"RIFF\xF8\x0F\x00\x00WEBP")
     random_with_magic(cat, "webp-vp8x", "webp", b"RIFF\xF8\x0F\x00\x00WEBP" + vp8x(16, 16))
 
+    # --- JPEG (libjpeg-turbo): the committed 48x32 baseline fixture, cut, filled and resized
+    j = open(os.path.join(HERE, "..", "jpeg", "baseline-444.jpg"), "rb").read()
+    p_jpeg = open(os.path.join(HERE, "..", "jpeg", "progressive.jpg"), "rb").read()
+    cat.add("valid.jpg", j, "ok", "48x32 baseline JPEG every truncation starts from")
+    cat.add("magic-only.jpg", j[:3], "error", "SOI and a marker byte alone", "3")
+    cat.add("jpeg-no-frame.jpg", b"\xFF\xD8\xFF\xD9", "error", "SOI then EOI: no frame", "3")
+    sof = j.index(b"\xFF\xC0")
+    def jpeg_size(data, at, w, h):
+        return data[:at + 5] + struct.pack(">HH", h, w) + data[at + 9:]
+    truncations(cat, "jpeg", "jpg", j, [2, 4, 20, sof, sof + 6, sof + 12])
+    truncations(cat, "jpeg-progressive", "jpg", p_jpeg, [])
+    cat.add("jpeg-sof-0x0.jpg", jpeg_size(j, sof, 0, 0), "error", "SOF says 0x0", "3")
+    cat.add("jpeg-sof-65535x65535.jpg", jpeg_size(j, sof, 65535, 65535), "error",
+            "SOF says 65535x65535 (libjpeg's limit is 65500 a side; 1/8 would exceed the pixel limit anyway)", "3,4")
+    cat.add("jpeg-sof-20000x20000.jpg", jpeg_size(j, sof, 20000, 20000), "any",
+            "SOF says 20000x20000 with 48x32 worth of data: decoded at 1/4 (5000x5000 fits 2^25 pixels), the rest grey")
+    cat.add("jpeg-sof-65535x1.jpg", jpeg_size(j, sof, 65535, 1), "any", "SOF says 65535x1")
+    cat.add("jpeg-exif-bad-offset.jpg", j[:2] + b"\xFF\xE1\x00\x16Exif\x00\x00MM\x00\x2A\xFF\xFF\xFF\xF0\x00\x01\x01\x12" + j[2:],
+            "ok", "Exif IFD offset far past the segment (orientation ignored)")
+    cat.add("jpeg-app-length-past-end.jpg", j[:2] + b"\xFF\xE1\xFF\xFFExif\x00\x00" + j[2:40], "error",
+            "APP1 length runs past the end of the file", "3")
+    random_with_magic(cat, "jpeg", "jpg", b"\xFF\xD8\xFF")
+    random_with_magic(cat, "jpeg-sof", "jpg", j[:sof + 19])
+
+    # --- AVIF (libavif): the committed avifenc animation, cut and filled
+    a = open(os.path.join(HERE, "..", "avif", "anim-alpha-444.avif"), "rb").read()
+    cat.add("valid.avif", a, "ok", "6-frame animated AVIF with alpha every truncation starts from")
+    cat.add("magic-only.avif", a[:32], "error", "ftyp box alone", "3")
+    truncations(cat, "avif", "avif", a, [12, 32, 100, 300])
+    ispe = a.index(b"ispe")
+    cat.add("avif-ispe-65535x65535.avif", a[:ispe + 8] + struct.pack(">II", 65535, 65535) + a[ispe + 16:], "error",
+            "ispe says 65535x65535", "3,4")
+    cat.add("avif-ispe-0x0.avif", a[:ispe + 8] + struct.pack(">II", 0, 0) + a[ispe + 16:], "error", "ispe says 0x0", "3,4")
+    random_with_magic(cat, "avif", "avif", a[:32])
+    random_with_magic(cat, "avif-meta", "avif", a[:400], seeds=2)
+
     # --- bombs: sizes
     cat.add("gif-screen-65535x65535.gif", gif_header(65535, 65535, 2) + gif_image(0, 0, 1, 1, [1], 2) + b"\x3B",
             "error", "logical screen 65535x65535, one 1x1 frame", "4")

@@ -46,6 +46,25 @@ func fixed(_ v: Double) -> String {
 }
 
 let args = Array(CommandLine.arguments.dropFirst())
+if args.first == "--enlarge" {
+    // --enlarge SOURCE WIDTH HEIGHT DIR: the first frame enlarged by every filter (and the
+    // area average, a sharp box filter) as DIR/FILTER.ppm (over black), for ../fill-quality.py.
+    guard args.count == 5, let w = Int(args[2]), let h = Int(args[3]) else { fail("usage: --enlarge SOURCE WIDTH HEIGHT DIR") }
+    let canvas = load(args[1])
+    var outputs: [(String, [UInt8])] = Enlarger.Filter.allCases.map { ($0.rawValue, Enlarger(filter: $0).enlarge(canvas, width: w, height: h)) }
+    outputs.append(("box", AreaAverageScaler(enlarger: nil).scale(canvas, index: 0, to: RenderSize(width: w, height: h)).pixels))
+    for (name, rgba) in outputs {
+        var ppm = Array("P6\n\(w) \(h)\n255\n".utf8)
+        for i in 0..<(w * h) {
+            let a = Int(rgba[i * 4 + 3])
+            for c in 0..<3 { ppm.append(UInt8((Int(rgba[i * 4 + c]) * a + 127) / 255)) }
+        }
+        guard let f = fopen("\(args[4])/\(name).ppm", "wb") else { fail("cannot write \(args[4])") }
+        _ = ppm.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, f) }
+        fclose(f)
+    }
+    exit(0)
+}
 if args.first == "--encode" {
     guard args.count == 4, let cols = Int(args[2]), let rows = Int(args[3]) else { fail("usage: --encode SOURCE COLUMNS ROWS") }
     let canvas = load(args[1])

@@ -2,7 +2,7 @@ import AnimatedCore
 
 /// Cells (half blocks or finer symbols): the buffer holds scaled RGBA (or the chosen cells),
 /// the display turns the frame due into cells and the screen writes the changed ones.
-public final class CellOutput: FrameOutput {
+package final class CellOutput: FrameOutput {
     /// Where the cells are drawn during playback (nil for a still: only `printLast`).
     let screen: (any CellScreen)?
     let sink: any TerminalSink
@@ -11,26 +11,26 @@ public final class CellOutput: FrameOutput {
     let mode: ColorMode
     /// The last frame as cells (printed into the normal screen on exit).
     let grid = CellGrid()
-    public private(set) var hasFrame = false
+    package private(set) var hasFrame = false
     /// Scales (and, for finer symbols, chooses the glyphs) on the producer thread.
-    public let preparer: any FrameScaler
-    public var cell: RenderSize { RenderLayout.halfBlockCell }
-    public var failure: String? { nil }
-    public var statusNote: String? { nil }
+    package let preparer: any FrameScaler
+    package var cell: RenderSize { RenderLayout.halfBlockCell }
+    package var failure: String? { nil }
+    package var statusNote: String? { nil }
 
-    public init(screen: (any CellScreen)?, sink: any TerminalSink, renderer: CellRenderer, mode: ColorMode,
+    package init(screen: (any CellScreen)?, sink: any TerminalSink, renderer: CellRenderer, mode: ColorMode,
                 preparer: any FrameScaler) {
         self.screen = screen; self.sink = sink; self.renderer = renderer; self.mode = mode; self.preparer = preparer
     }
 
-    public func show(_ frame: ScaledFrame) {
+    package func show(_ frame: ScaledFrame) {
         renderer.render(frame, into: grid)
         hasFrame = true
     }
 
     /// Presents the current cells, centred in the box by their own size (after a resize the
     /// player may still deliver a frame rendered at the previous size).
-    public func present(at layout: RenderLayout, status: String?) {
+    package func present(at layout: RenderLayout, status: String?) {
         guard hasFrame, let screen else { return }
         var at = layout
         if grid.columns != layout.size.width || grid.rows != layout.rows {
@@ -42,14 +42,14 @@ public final class CellOutput: FrameOutput {
         screen.present(grid, at: at, status: status)
     }
 
-    public func invalidate() { screen?.invalidate() }
-    public func syncCellSize() -> Bool { false }
-    public func leave() {}
+    package func invalidate() { screen?.invalidate() }
+    package func syncCellSize() -> Bool { false }
+    package func leave() {}
 
-    public func printLast() {
+    package func printLast(indent: Int) {
         guard hasFrame else { return }
         var writer = SGRCellWriter(mode: mode)
-        writer.printLines(grid)
+        writer.printLines(grid, indent: indent)
         sink.write(writer.bytes)
     }
 }

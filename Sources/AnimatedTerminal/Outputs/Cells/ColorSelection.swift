@@ -29,6 +29,13 @@ public struct TerminalColorFacts: Sendable, Equatable {
     public var colortermTruecolor: Bool
     /// The entry has save/restore cursor (sc/rc) and cursor addressing (cup).
     public var canSaveCursor: Bool
+    /// The terminal itself showed it keeps 24-bit colour (a direct colour set and read back
+    /// with DECRQSS, or XTGETTCAP `RGB`/`Tc`): a TERM=xterm entry says 8 colours, xterm has
+    /// direct colour.
+    public var answeredDirectColor = false
+    /// Colours the terminal itself said it has (XTGETTCAP `colors`, or a direct colour read
+    /// back as a 256-colour index); 0 when it did not say.
+    public var answeredColors = 0
 
     /// Facts as terminfo and the environment state them.
     public init(colors: Int, pairs: Int, hasRGB: Bool, colortermTruecolor: Bool, canSaveCursor: Bool) {
@@ -62,9 +69,10 @@ public enum ColorSelection {
         case .palette256: mode = .palette256
         case .palette16: mode = .palette16
         case .auto:
-            if facts.hasRGB || facts.colors >= 0x100_0000 || (facts.colortermTruecolor && facts.canSaveCursor) {
+            if facts.hasRGB || facts.colors >= 0x100_0000
+                || ((facts.colortermTruecolor || facts.answeredDirectColor) && facts.canSaveCursor) {
                 mode = .truecolor
-            } else if facts.colors >= 256 {
+            } else if max(facts.colors, facts.answeredColors) >= 256 {
                 mode = .palette256
             } else {
                 mode = .palette16
@@ -72,7 +80,7 @@ public enum ColorSelection {
         }
         if mode == .truecolor && !facts.canSaveCursor {
             // Without sc/rc the direct writer cannot hand the cursor back to ncurses.
-            let fallback: ColorMode = facts.colors >= 256 ? .palette256 : .palette16
+            let fallback: ColorMode = max(facts.colors, facts.answeredColors) >= 256 ? .palette256 : .palette16
             return (fallback, path(for: fallback, facts: facts))
         }
         return (mode, path(for: mode, facts: facts))

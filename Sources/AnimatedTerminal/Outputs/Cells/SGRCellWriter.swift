@@ -95,9 +95,10 @@ public struct SGRCellWriter {
 
     /// Writes the whole grid as lines at the cursor, like `cat` of an image: each line ends
     /// with default attributes and a newline.
-    public mutating func printLines(_ grid: CellGrid) {
+    public mutating func printLines(_ grid: CellGrid, indent: Int = 0) {
         let w = grid.columns
         for r in 0..<grid.rows {
+            if indent > 0 { bytes += repeatElement(0x20, count: indent) }
             for c in 0..<w { emitCell(grid, r * w + c, record: nil) }
             resetAttributes()
             bytes.append(0x0A)

@@ -23,8 +23,9 @@ public enum BackgroundMode: Sendable, Equatable {
     /// opaque (the terminal's background colour is unknown, so there is nothing to blend with).
     case terminal
     /// Fully transparent pixels show the terminal's own background; partly transparent ones
-    /// are blended in linear light over the terminal's background colour (from OSC 11, or an
-    /// assumed one), as a compositor would: fading trails, glows and shadows keep their strength.
+    /// are blended over the terminal's background colour (from OSC 11, or an assumed one) in
+    /// sRGB with straight alpha, as a browser shows an image over a page background (and as
+    /// kitty composites an image with alpha): every output shows the same picture.
     case terminalBlend(UInt8, UInt8, UInt8)
     /// Blend over a solid colour (sRGB, like a browser page background).
     case color(UInt8, UInt8, UInt8)

@@ -15,27 +15,35 @@ package struct OpaqueFrame: Sendable {
         size = frame.size
         let w = frame.size.width, h = frame.size.height
         var out = [UInt8](repeating: 0, count: w * h * 3)
-        let behind = terminalColor ?? Self.terminalColor(of: background)
-        let terminal = UInt32(behind.0) << 16 | UInt32(behind.1) << 8 | UInt32(behind.2)
         frame.pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 guard let s = src.baseAddress, let d = dst.baseAddress, src.count >= w * h * 4 else { return }
-                for y in 0..<h {
-                    var sp = s + y * w * 4, dp = d + y * w * 3
-                    for x in 0..<w {
-                        if sp[3] == 255 {
-                            dp[0] = sp[0]; dp[1] = sp[1]; dp[2] = sp[2]
-                        } else {
-                            var c = background.shown(sp, x: x, y: y)
-                            if c == CellColor.terminalDefault { c = terminal }
-                            dp[0] = UInt8(c >> 16); dp[1] = UInt8((c >> 8) & 0xFF); dp[2] = UInt8(c & 0xFF)
-                        }
-                        sp += 4; dp += 3
-                    }
-                }
+                Self.flatten(s, width: w, height: h, background: background, terminalColor: terminalColor, into: d)
             }
         }
         rgb = out
+    }
+
+    /// Flattens `width`×`height` RGBA pixels into RGB at `dst` (3 bytes a pixel). `dst` may be
+    /// `src` itself: each pixel is written no later than it is read.
+    package static func flatten(_ src: UnsafePointer<UInt8>, width w: Int, height h: Int, background: BackgroundMode,
+                                terminalColor: (UInt8, UInt8, UInt8)?, into d: UnsafeMutablePointer<UInt8>) {
+        let behind = terminalColor ?? Self.terminalColor(of: background)
+        let terminal = UInt32(behind.0) << 16 | UInt32(behind.1) << 8 | UInt32(behind.2)
+        for y in 0..<h {
+            var sp = src + y * w * 4, dp = d + y * w * 3
+            for x in 0..<w {
+                if sp[3] == 255 {
+                    let r = sp[0], g = sp[1], b = sp[2]
+                    dp[0] = r; dp[1] = g; dp[2] = b
+                } else {
+                    var c = background.shown(sp, x: x, y: y)
+                    if c == CellColor.terminalDefault { c = terminal }
+                    dp[0] = UInt8(c >> 16); dp[1] = UInt8((c >> 8) & 0xFF); dp[2] = UInt8(c & 0xFF)
+                }
+                sp += 4; dp += 3
+            }
+        }
     }
 
     package init(size: RenderSize, rgb: [UInt8]) {

@@ -64,13 +64,15 @@ public struct KittyAnimation: Sendable {
 
     /// Appends what makes the terminal show `frame` (prepared by `KittyFramePreparer`).
     /// `cursor`: bytes that move the cursor to where the image goes; used when the image is
-    /// (re)created, which is when the size changed or `restart()` was called.
-    public mutating func show(_ frame: ScaledFrame, cursor: [UInt8], to out: inout [UInt8]) {
+    /// (re)created, which is when the size changed or `restart()` was called. Inside tmux they
+    /// move the outer terminal's cursor (pane offset included) and travel in the passthrough.
+    /// `cells`: the cells the terminal stretches the image over (nil: its own size).
+    public mutating func show(_ frame: ScaledFrame, cursor: [UInt8], cells: KittyCells? = nil, to out: inout [UInt8]) {
         if imageSize != frame.size {
             if imageSize != nil { graphics.delete(id: id, to: &out) }
-            out += cursor
             let (g, payload) = transmission(frame.payload)
-            g.transmitAndPlace(id: id, placement: 1, size: frame.size, payload: payload, to: &out)
+            g.transmitAndPlace(id: id, placement: 1, size: frame.size, payload: payload, cells: cells,
+                               cursor: cursor, to: &out)
             imageSize = frame.size
             slots = max(2, storageBytes / max(1, frame.size.width * frame.size.height * 4))
             held = [frame.index: 1]

@@ -30,9 +30,15 @@ public struct KittyGraphics: Sendable {
     }
 
     /// Appends one command with `keys` (e.g. `a=f,i=7,q=2`) and an optional base64 payload.
-    public func append(keys: String, payload: ArraySlice<UInt8> = [], to out: inout [UInt8]) {
+    /// `cursor`: bytes that move the outer terminal's cursor, written just before every chunk
+    /// inside tmux's passthrough (tmux re-homes the real cursor after each passthrough, and
+    /// kitty places an image where the cursor is when its last chunk arrives); outside tmux,
+    /// once before the command.
+    public func append(keys: String, payload: ArraySlice<UInt8> = [], cursor: [UInt8] = [], to out: inout [UInt8]) {
+        if !tmux { out += cursor }
+        let cursor = tmux ? cursor : []
         if payload.count <= Self.chunkBytes {
-            command(Array(keys.utf8), payload, to: &out)
+            command(Array(keys.utf8), payload, cursor: cursor, to: &out)
             return
         }
         var repeated = Self.key("q", in: keys).map { [$0] } ?? []
@@ -45,7 +51,7 @@ public struct KittyGraphics: Sendable {
             var k: [UInt8] = first ? Array(keys.utf8) + Array(",".utf8) : []
             if !first { for r in repeated { k += Array(r.utf8) + [0x2C] } }
             k += Array((more ? "m=1" : "m=0").utf8)
-            command(k, payload[start..<end], to: &out)
+            command(k, payload[start..<end], cursor: cursor, to: &out)
             start = end; first = false
         }
     }
@@ -55,9 +61,10 @@ public struct KittyGraphics: Sendable {
         keys.split(separator: ",").first { $0.hasPrefix(name + "=") }.map(String.init)
     }
 
-    private func command(_ keys: [UInt8], _ payload: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    private func command(_ keys: [UInt8], _ payload: ArraySlice<UInt8>, cursor: [UInt8], to out: inout [UInt8]) {
         if tmux { out += [0x1B, 0x50] + Array("tmux;".utf8) }
         let esc: [UInt8] = tmux ? [0x1B, 0x1B] : [0x1B]
+        for b in cursor { if b == 0x1B { out += esc } else { out.append(b) } }
         out += esc; out += [0x5F, 0x47]          // ESC _ G
         out += keys
         if !payload.isEmpty { out.append(0x3B); out += payload }
@@ -69,16 +76,20 @@ public struct KittyGraphics: Sendable {
 
     /// Transmits the root frame of image `id` and shows it at the cursor as placement `placement`
     /// (the cursor stays where it is: `C=1`). `payload`: base64 of the zlib stream of the RGBA.
+    /// `cells`: the cells the terminal stretches the image over (`c=`/`r=`, either may be nil:
+    /// kitty computes it from the aspect ratio); nil: one pixel of the image per screen pixel.
     public func transmitAndPlace(id: UInt32, placement: UInt32, size: RenderSize, payload: [UInt8],
-                                 moveCursor: Bool = false, to out: inout [UInt8]) {
+                                 moveCursor: Bool = false, cells: KittyCells? = nil, cursor: [UInt8] = [],
+                                 to out: inout [UInt8]) {
         append(keys: "a=T,i=\(id),p=\(placement),\(data),s=\(size.width),v=\(size.height)"
-                + (moveCursor ? "" : ",C=1") + ",q=1", payload: payload[...], to: &out)
+                + (cells?.keys ?? "") + (moveCursor ? "" : ",C=1") + ",q=1", payload: payload[...], cursor: cursor, to: &out)
     }
 
     /// Transmits and shows a still image at the cursor, without an id (kitty then sends no
     /// reply and the image is the user's, like one `cat` printed), moving the cursor past it.
-    public func transmitStill(size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
-        append(keys: "a=T,\(data),s=\(size.width),v=\(size.height),q=2", payload: payload[...], to: &out)
+    public func transmitStill(size: RenderSize, payload: [UInt8], cells: KittyCells? = nil, to out: inout [UInt8]) {
+        append(keys: "a=T,\(data),s=\(size.width),v=\(size.height)" + (cells?.keys ?? "") + ",q=2",
+               payload: payload[...], to: &out)
     }
 
     /// Adds a frame to image `id` (it becomes the next frame number); not shown until `show`.
@@ -178,4 +189,25 @@ public struct KittyFramePreparer: FrameScaler {
               rgba.count == size.width * size.height * 4 else { return nil }
         return rgba
     }
+}
+
+/// The cells kitty stretches a placement over (`c=` columns, `r=` rows). Both are always given:
+/// kitty 0.26 does not derive a missing one from the aspect ratio (it takes the image's own
+/// pixel height then). So the side that does not fill the box is rounded to the nearest whole
+/// cell: the shape is off by at most half a cell (0.7 % for 640×360 filled to 120×40 cells of
+/// 10×20 pixels).
+public struct KittyCells: Sendable, Equatable {
+    public var columns: Int
+    public var rows: Int
+    public init(columns: Int, rows: Int) { self.columns = columns; self.rows = rows }
+
+    /// The cells for `layout`, or nil when the frames are shown at their own size.
+    public init?(_ layout: RenderLayout) {
+        guard layout.terminalScales else { return nil }
+        let cw = max(1, layout.cell.width), ch = max(1, layout.cell.height)
+        columns = max(1, (layout.shown.width * 2 + cw) / (2 * cw))
+        rows = max(1, (layout.shown.height * 2 + ch) / (2 * ch))
+    }
+
+    var keys: String { ",c=\(columns),r=\(rows)" }
 }

@@ -20,24 +20,38 @@ import Darwin
 ///
 /// kitty's replies are this output's own: an upload error (`ENOSPC`, say) among the keys makes
 /// it `failure`, and the loop goes on in cells.
-public final class KittyOutput: FrameOutput {
+///
+/// Inside tmux (passthrough) three things differ. The image is placed at the outer terminal's
+/// cursor, which tmux does not move for the pane: the placement carries a cursor move to the
+/// pane's offset (`TerminalSink.tmuxPane`) plus the layout's cell, inside the passthrough. tmux
+/// 3.3 drops passthrough while a pane waits to be redrawn (after the alternate screen is entered
+/// or left, after a resize): before (re)creating the image, `TerminalSink.settle` makes sure tmux
+/// has taken in what came before. And an image left on kitty's screen would stay there when
+/// tmux scrolls or clears the pane (tmux knows nothing of it): at exit the image is deleted and
+/// the caller prints the last frame as cells instead (`lastFrameCanvas`).
+package final class KittyOutput: FrameOutput {
     /// The status line and clears (nil for a still).
     let screen: (any CellScreen)?
     let sink: any TerminalSink
-    public let preparer: any FrameScaler
-    public let terminal: TerminalInfo
+    package let preparer: any FrameScaler
+    package let terminal: TerminalInfo
     /// The frames the terminal holds and the commands to show one.
     private(set) var animation: KittyAnimation
-    public private(set) var cell: RenderSize
+    package private(set) var cell: RenderSize
     private var current: ScaledFrame?
     private var placedAt: RenderLayout?
     private let empty = CellGrid()
-    public var hasFrame: Bool { current != nil }
-    public var failureSubject: String { "the terminal refused kitty graphics" }
-    public private(set) var failure: String?
+    package var hasFrame: Bool { current != nil }
+    package var failureSubject: String { "the terminal refused kitty graphics" }
+    package private(set) var failure: String?
+    /// Inside tmux: the pane's place on the outer screen (nil when tmux did not say: then the
+    /// pane is assumed at the top-left).
+    private var pane: TmuxPane?
+    /// Frames go through tmux's passthrough.
+    package var insideTmux: Bool { terminal.tmuxPassthrough }
 
     /// `preparer` is what `OutputPlan.build` made for `medium` (it compresses only inline payloads).
-    public init(screen: (any CellScreen)?, sink: any TerminalSink, terminal: TerminalInfo,
+    package init(screen: (any CellScreen)?, sink: any TerminalSink, terminal: TerminalInfo,
                 medium: KittyMedium = .direct, preparer: KittyFramePreparer = KittyFramePreparer()) {
         self.screen = screen; self.sink = sink; self.terminal = terminal; self.cell = terminal.cell
         self.preparer = preparer
@@ -48,22 +62,26 @@ public final class KittyOutput: FrameOutput {
         animation = KittyAnimation(id: id, graphics: graphics, stager: KittyStager(medium: medium))
     }
 
-    public func syncCellSize() -> Bool {
+    package func syncCellSize() -> Bool {
         guard let now = terminal.currentCell(window: sink.windowCellSize), now != cell else { return false }
         cell = now
         return true
     }
 
-    public func show(_ frame: ScaledFrame) { current = frame }
+    package func show(_ frame: ScaledFrame) { current = frame }
 
-    public func invalidate() {
+    package func invalidate() {
         screen?.invalidate()
+        if let placedAt { lastLayout = placedAt }
         placedAt = nil
     }
 
+    /// Where the image was last placed (kept across `invalidate` for `printLast`).
+    private var lastLayout: RenderLayout?
+
     /// The first error among the replies (a late answer to a medium probe, whose object is gone
     /// by then, is no upload error).
-    public func accept(replies: [(id: UInt32?, message: String)]) {
+    package func accept(replies: [(id: UInt32?, message: String)]) {
         let probes: Set<UInt32> = [KittyMedium.fileProbeID, KittyMedium.sharedMemoryProbeID]
         if failure == nil, let error = replies.first(where: { r in r.message != "OK" && !(r.id.map(probes.contains) ?? false) }) {
             failure = error.message
@@ -71,23 +89,30 @@ public final class KittyOutput: FrameOutput {
     }
 
     /// What `--status` says: how many frames the terminal holds.
-    public var statusNote: String? {
+    package var statusNote: String? {
         guard animation.imageSize != nil else { return nil }
         return animation.streams ? "kitty: \(animation.heldCount) frames held, rest streamed" : "kitty: \(animation.heldCount) frames held"
     }
 
-    public func present(at layout: RenderLayout, status: String?) {
+    package func present(at layout: RenderLayout, status: String?) {
         // The text screen first: the status line, and a cleared screen when the layout changed.
         screen?.present(empty, at: layout, status: status)
         guard let frame = current, !frame.payload.isEmpty else { return }
         var out: [UInt8] = sink.saveCursor
         if placedAt != layout {
+            if insideTmux {
+                // tmux must have redrawn the pane first, and the pane may have moved.
+                sink.settle()
+                pane = sink.tmuxPane()
+            }
             // New place or unknown screen: start the image again from this frame.
             animation.delete(to: &out)
             placedAt = layout
         }
         let start = out.count
-        animation.show(frame, cursor: Array("\u{1B}[\(layout.row + 1);\(layout.column + 1)H".utf8), to: &out)
+        let cursor = insideTmux ? (pane ?? TmuxPane(top: 0, left: 0)).cursor(row: layout.row, column: layout.column)
+            : Array("\u{1B}[\(layout.row + 1);\(layout.column + 1)H".utf8)
+        animation.show(frame, cursor: cursor, cells: KittyCells(layout), to: &out)
         guard out.count > start else { return }
         out += sink.restoreCursor
         sink.write(out)
@@ -95,17 +120,29 @@ public final class KittyOutput: FrameOutput {
 
     /// Deletes the image and every frame it holds (the last frame is printed again by
     /// `printLast` into the normal screen, where it stays).
-    public func leave() {
+    package func leave() {
         var out: [UInt8] = []
         animation.delete(to: &out)
         if !out.isEmpty { sink.write(out) }
     }
 
-    public func printLast() {
+    /// The last frame's pixels (for printing it as cells inside tmux), nil when there is none.
+    package func lastFrameCanvas() -> Canvas? {
+        guard let frame = current, frame.size.width > 0, frame.size.height > 0,
+              let rgba = KittyFramePreparer.pixels(of: frame.payload, size: frame.size,
+                                                   inline: animation.stager == nil,
+                                                   compressed: animation.graphics.compressed) else { return nil }
+        let canvas = Canvas(width: frame.size.width, height: frame.size.height)
+        canvas.withUnsafeMutableBytes { dst in rgba.withUnsafeBytes { dst.copyMemory(from: $0) } }
+        return canvas
+    }
+
+    package func printLast(indent: Int) {
         guard let frame = current, !frame.payload.isEmpty else { return }
-        var out: [UInt8] = []
+        var out: [UInt8] = (indent > 0 ? Array("\r\u{1B}[\(indent)C".utf8) : [])
         let (graphics, payload) = animation.transmission(frame.payload)
-        graphics.transmitStill(size: frame.size, payload: payload, to: &out)
+        graphics.transmitStill(size: frame.size, payload: payload,
+                               cells: (placedAt ?? lastLayout).flatMap { $0.size == frame.size ? KittyCells($0) : nil }, to: &out)
         out += [0x0D, 0x0A]
         sink.write(out)
     }

@@ -6,15 +6,24 @@ package enum Zlib {
     /// `bytes` compressed at `level` (1 fastest … 9 smallest). zlib's one-shot `compress2`
     /// into a buffer of `compressBound` bytes cannot run out of room, so it only fails on
     /// memory exhaustion, which traps like any other allocation failure.
-    static func compress(_ bytes: UnsafeRawBufferPointer, level: Int32) -> [UInt8] {
+    ///
+    /// The result is copied to its own size when it is much smaller than the bound: frame
+    /// buffers keep these arrays and count their `count`, not the capacity they would hold on to
+    /// (a sixel frame compressed 6× kept all of its original size).
+    package static func compress(_ bytes: UnsafeRawBufferPointer, level: Int32) -> [UInt8] {
         let bound = Int(compressBound(uLong(bytes.count)))
-        return [UInt8](unsafeUninitializedCapacity: bound) { out, n in
+        let out = [UInt8](unsafeUninitializedCapacity: bound) { out, n in
             var size = uLongf(bound)
             let rc = compress2(out.baseAddress!, &size,
                                bytes.baseAddress!.assumingMemoryBound(to: Bytef.self),
                                uLong(bytes.count), level)
             precondition(rc == Z_OK, "zlib compress2 failed (\(rc))")
             n = Int(size)
+        }
+        guard out.count * 4 < bound * 3 else { return out }
+        return [UInt8](unsafeUninitializedCapacity: out.count) { copy, n in
+            out.withUnsafeBufferPointer { copy.baseAddress!.update(from: $0.baseAddress!, count: $0.count) }
+            n = out.count
         }
     }
 

@@ -3,27 +3,71 @@ import AnimatedCore
 
 /// Prepares frames for the sixel output on the producer thread: scales the canvas, flattens it
 /// over the background and encodes it with `SixelEncoder`; the frame buffer holds only the
-/// sixel bytes (`payload`), so later plays re-send them without encoding again.
+/// sixel bytes, zlib-compressed (`payload`; `sixel(of:)` gives them back), so later plays
+/// re-send them without encoding again.
+///
+/// Why compressed: an enlarged frame's sixel is large (about 300 KB at 1200×675, 50 MB for
+/// the 150-frame benchmark video), more than the buffer's budget, so later plays encoded most
+/// frames again and the buffer kept the process's memory high. Sixel text compresses about
+/// 6×; deflating at level 1 and inflating before each write cost far less than encoding.
 ///
 /// The encoder keeps state between frames (the shared palette) and scratch memory, so it lives
 /// behind a mutex: the producer thread is its only user in practice, the lock only makes that
 /// safe to rely on.
 package final class SixelFramePreparer: FrameScaler {
     package let scaler: any FrameScaler
-    private let encoder: Mutex<SixelEncoder>
+    private let state: Mutex<State>
+
+    /// The encoder and the frame buffer it reads, reused from frame to frame: the canvas is
+    /// scaled into `pixels` (RGBA), flattened there to RGB in place and encoded from it, so a
+    /// frame costs no full-size allocation but the sixel bytes the frame buffer keeps.
+    /// @unchecked Sendable: only ever used inside `state.withLock`, one thread at a time.
+    private final class State: @unchecked Sendable {
+        let encoder: SixelEncoder
+        var pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        var capacity = 0
+        init(_ encoder: SixelEncoder) { self.encoder = encoder }
+        deinit { pixels.deallocate() }
+
+        func buffer(_ bytes: Int) -> UnsafeMutablePointer<UInt8> {
+            if capacity < bytes { pixels.deallocate(); pixels = .allocate(capacity: bytes); capacity = bytes }
+            return pixels
+        }
+    }
 
     /// `registers`: the terminal's colour registers (XTSMGRAPHICS), 256 at most.
     package init(registers: Int, background: BackgroundMode, scaler: any FrameScaler = AreaAverageScaler()) {
         self.scaler = scaler
-        encoder = Mutex(SixelEncoder(registers: registers, background: background))
+        state = Mutex(State(SixelEncoder(registers: registers, background: background)))
     }
 
     package func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
-        let frame = scaler.scale(canvas, index: index, to: size)
-        let sixel = encoder.withLock { $0.encode(frame) }
-        return ScaledFrame(index: index, size: frame.size, pixels: [], payload: sixel)
+        let w = max(1, size.width), h = max(1, size.height)
+        let sixel: [UInt8] = state.withLock { state in
+            let encoder = state.encoder
+            let buf = state.buffer(w * h * 4)
+            if let area = scaler as? AreaAverageScaler {
+                area.scale(canvas, width: w, height: h, into: buf)
+            } else {
+                let frame = scaler.scale(canvas, index: index, to: RenderSize(width: w, height: h))
+                frame.pixels.withUnsafeBufferPointer { buf.update(from: $0.baseAddress!, count: w * h * 4) }
+            }
+            OpaqueFrame.flatten(buf, width: w, height: h, background: encoder.background,
+                                terminalColor: encoder.terminalColor, into: buf)
+            return encoder.encode(rgb: buf, width: w, height: h)
+        }
+        let packed = sixel.isEmpty ? [] : sixel.withUnsafeBytes { Zlib.compress($0, level: 1) }
+        return ScaledFrame(index: index, size: RenderSize(width: w, height: h), pixels: [], payload: packed)
+    }
+
+    /// The sixel image (DCS … ST) of a frame this preparer made; empty if it holds none.
+    package static func sixel(of frame: ScaledFrame) -> [UInt8] {
+        guard !frame.payload.isEmpty else { return [] }
+        // A sixel never exceeds 2 bytes a pixel (runs) plus the palette and header.
+        let limit = frame.size.width * frame.size.height * 2 + 256 * 24 + 4096
+        return Zlib.decompress(frame.payload, limit: limit) ?? []
     }
 
     /// Palettes built so far (1: one palette served the whole animation).
-    package var palettesBuilt: Int { encoder.withLock { $0.palettesBuilt } }
+    package var palettesBuilt: Int { state.withLock { $0.encoder.palettesBuilt } }
 }

@@ -2,8 +2,7 @@
 xterm as a VT340 with sixel and 256 colour registers, under Xvfb. `script` gives animplay a
 pty whose input and output are the terminal's, and logs what animplay printed.
 """
-import os, subprocess, tempfile, time
-import pytest
+import os, subprocess, tempfile
 import ptyharness as h
 from requires import requires
 
@@ -11,30 +10,12 @@ TMP = tempfile.mkdtemp(prefix='animplay-probe-x-')
 pytestmark = requires('Xvfb', 'kitty', 'xterm', 'script', 'tmux')
 
 
-@pytest.fixture(scope='module')
-def display():
-    r, w = os.pipe()
-    xvfb = subprocess.Popen(['Xvfb', '-displayfd', str(w), '-screen', '0', '1024x768x24'],
-                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(w)
-    number = b''
-    while not number.endswith(b'\n'):
-        chunk = os.read(r, 16)
-        if not chunk:
-            break
-        number += chunk
-    os.close(r)
-    yield ':' + number.decode().strip()
-    xvfb.terminate()
-    xvfb.wait()
-
-
 def probe_in(terminal_cmd, display, name, tmux_conf=None, budget_ms=3000):
     """budget_ms: the round ends at the terminal's DA1 reply; a long budget keeps a loaded
     machine from racing the 100 ms default where the test is about the answers."""
     log = os.path.join(TMP, name + '.typescript')
     inner = f'script -q -c "{h.binary()} probe --budget-ms {budget_ms}" {log}'
-    env = dict(os.environ, DISPLAY=display, LIBGL_ALWAYS_SOFTWARE='1')
+    env = dict(os.environ, DISPLAY=display.name, LIBGL_ALWAYS_SOFTWARE='1')
     env.pop('TMUX', None)
     if tmux_conf is not None:
         conf = os.path.join(TMP, name + '.tmux.conf')

@@ -1,0 +1,48 @@
+/// Composites an animation and feeds it to an encoder (`animplay convert`): a frame range, an
+/// order (reverse, bounce), a speed factor and a resize, one frame in memory at a time.
+public struct Transcoder {
+    /// First and last frame (inclusive, clamped to the animation).
+    public var range: ClosedRange<Int>?
+    /// Order of the frames: normal, reverse, or bounce (there and back, the ends not repeated).
+    public var mode: PlaybackMode = .normal
+    /// Playback rate: durations are divided by it.
+    public var speed: Double = 1
+    /// Output size (area-average scaling in linear light); nil keeps the canvas size.
+    public var size: RenderSize?
+
+    public init() {}
+
+    /// The frame indexes in output order.
+    public func order(frameCount: Int) -> [Int] {
+        let lo = max(0, range?.lowerBound ?? 0), hi = min(frameCount - 1, range?.upperBound ?? frameCount - 1)
+        guard lo <= hi else { return [] }
+        let forward = Array(lo...hi)
+        switch mode {
+        case .normal: return forward
+        case .reverse: return forward.reversed()
+        case .bounce: return forward.count > 2 ? forward + forward.dropFirst().dropLast().reversed() : forward
+        }
+    }
+
+    /// Encodes the composited frames of `compositor` into `encoder` (which must be of the output
+    /// size) and finishes it; `progress(done, total)` after each frame.
+    public func run(_ compositor: Compositor, into encoder: any AnimationEncoder,
+                    progress: (Int, Int) throws(AnimatedError) -> Void = { _, _ in }) throws(AnimatedError) {
+        let info = compositor.info
+        let indexes = order(frameCount: info.frameCount)
+        guard !indexes.isEmpty else { throw .invalid("no frames in the range") }
+        let scaler = AreaAverageScaler()
+        let target = size.map { Canvas(width: $0.width, height: $0.height) }
+        for (n, i) in indexes.enumerated() {
+            var canvas = compositor.frame(at: i)
+            if let size, let target, size.width != canvas.width || size.height != canvas.height {
+                let scaled = scaler.scale(canvas, index: i, to: size)
+                _ = scaled.pixels.withUnsafeBufferPointer { target.pixels.update(fromContentsOf: $0) }
+                canvas = target
+            }
+            try encoder.add(canvas, durationMs: info.displayMs(at: i) / speed)
+            try progress(n + 1, indexes.count)
+        }
+        try encoder.finish()
+    }
+}

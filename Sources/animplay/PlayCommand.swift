@@ -292,6 +292,7 @@ struct Play: ParsableCommand {
         var end: PlaybackEnd
         var spool = spool, sourceNote = sourceNote
         var afterFirstFrame: (() -> Void)? = afterFirstFrame
+        var firstFile = true
         while true {
             let info = player.info
             let output = fellBack ? cellOutput() : makeOutput(view, sink, cellSettings)
@@ -304,7 +305,10 @@ struct Play: ParsableCommand {
             loop.sourceNote = sourceNote
             loop.fileLabel = playlist?.label(index)
             if info.provisional { loop.download = spool }
-            if index != startIndex { output.invalidate() }
+            // A later file (p back to the first one too) starts on a cleared screen: the
+            // previous file's picture may have been larger or elsewhere.
+            if !firstFile { output.invalidate() }
+            firstFile = false
             end = loop.run()
             warnings += loop.warnings
             if loop.output !== output { fellBack = true }    // the terminal refused pixels: cells from now on

@@ -68,7 +68,7 @@ private func oneLine(_ s: String) -> String {
     @Test func completionScriptsWrapTheGeneratedOnes() {
         let bash = CompletionScripts.script(for: .bash)
         #expect(bash.contains("_animplay_generated() {") && bash.contains("COMP_WORDS=(\"${COMP_WORDS[0]}\" play"))
-        #expect(bash.contains("play|info|dump|probe|cache|help)"))
+        #expect(bash.contains("play|info|dump|convert|probe|cache|help)"))
         #expect(CompletionScripts.script(for: .zsh).contains("words=(\"${words[1]}\" play"))
         #expect(CompletionScripts.script(for: .fish).contains("set -p unparsed_tokens play"))
     }

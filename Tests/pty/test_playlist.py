@@ -105,5 +105,5 @@ def test_a_file_that_fails_is_named_and_skipped():
     # The others play; the bad one gets its one-line error after the terminal is restored, and
     # its exit status (3: not a supported image).
     assert r.status == 3 and runs(h.colour_sequence(r.output)) == [RED, GREEN, BLUE, YELLOW]
-    assert f'animplay: {bad}: unsupported format: not a GIF, PNG/APNG or WebP file'.encode() in r.output.replace(b'\r\n', b'')
+    assert f'animplay: {bad}: unsupported format: not a GIF, PNG, WebP, JPEG or AVIF file'.encode() in r.output.replace(b'\r\n', b'')
     assert r.stty_before == r.stty_after

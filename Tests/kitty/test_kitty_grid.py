@@ -1,14 +1,12 @@
 """--grid in the real kitty (pixels, one picture per change) under Xvfb: every tile animates on
 its own clock, in its own half of the window (screenshots)."""
-import os, sys, tempfile, time
-import pytest
+import os, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from kittyharness import Display, Kitty  # noqa: E402
+from kittyharness import Kitty, SCREEN  # noqa: E402
 from gifwriter import write_gif  # noqa: E402
 from requires import requires  # noqa: E402
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'xterm'))
-from xtermharness import _box  # noqa: E402
+from screenshot import grab  # noqa: E402
 
 pytestmark = requires('Xvfb', 'kitty', 'import')
 
@@ -23,14 +21,14 @@ def grid_files(directory, fast_ms=500, slow_ms=4000):
     return fast, slow
 
 
-def watch_tiles(shot, seconds):
+def watch_tiles(display, seconds):
     """Screenshots for `seconds`: per shot, the fast tile's colour (red or green, by pixel count)
     and the slow tile's (blue or yellow), with each colour's bounding box."""
     states = []
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        raw = shot()
-        b = {c: _box(raw, c) for c in (RED, GREEN, BLUE, YELLOW)}
+        screen = grab(display.name, SCREEN)
+        b = {c: screen.box(c) for c in (RED, GREEN, BLUE, YELLOW)}
         fast = max((RED, GREEN), key=lambda c: b[c][0])
         slow = max((BLUE, YELLOW), key=lambda c: b[c][0])
         if b[fast][0] >= MIN_PIXELS and b[slow][0] >= MIN_PIXELS:
@@ -50,11 +48,13 @@ def check_own_clocks(states):
         assert fb[2] < sb[0], (fb, sb)
 
 
-@pytest.fixture(scope='module')
-def display():
-    d = Display()
-    yield d
-    d.close()
+def save_shot(display, name):
+    """With ANIMPLAY_TEST_SHOTS=DIR set: the root window into DIR/name.png, to look at."""
+    d = os.environ.get('ANIMPLAY_TEST_SHOTS')
+    if d:
+        os.makedirs(d, exist_ok=True)
+        subprocess.run(['import', '-display', display.name, '-window', 'root', os.path.join(d, name + '.png')],
+                       check=True, timeout=20)
 
 
 def test_grid_tiles_on_their_own_clocks_in_kitty(display, tmp_path):
@@ -62,11 +62,8 @@ def test_grid_tiles_on_their_own_clocks_in_kitty(display, tmp_path):
     k = Kitty(display, [fast, slow, '--grid', '2x1'], width=800, height=400)
     try:
         k.wait_for(lambda: any(c.get('action') in ('t', 'T') for c in k.commands()), what='an upload')
-        shot = lambda: __import__('subprocess').run(
-            ['import', '-display', display.name, '-window', 'root', '-depth', '8', 'rgb:-'],
-            capture_output=True, check=True, timeout=20).stdout
-        states = watch_tiles(shot, 6)
-        os.system(f'import -display {display.name} -window root /tmp/usage-shots/kitty-grid.png 2>/dev/null')
+        states = watch_tiles(display, 6)
+        save_shot(display, 'kitty-grid')
         check_own_clocks(states)
         k.send_text('q')
         assert k.exit_status() == 0

@@ -20,11 +20,15 @@ public struct URLLoadOptions: Sendable {
     /// Gets the warnings that do not stop the load (the cache is locked; the server cannot be
     /// reached, so the cached copy is used).
     public var warn: @Sendable (String) -> Void
+    /// Gets the download's spool as soon as the request starts (before the headers), so that
+    /// a user interface can show the bytes and rate while waiting for the first frame.
+    public var watch: (@Sendable (SpoolBuffer) -> Void)?
 
     public init(download: DownloadOptions = DownloadOptions(), cache: HTTPCache? = nil, refresh: Bool = false,
-                progressive: Bool = false, warn: @escaping @Sendable (String) -> Void = { _ in }) {
+                progressive: Bool = false, warn: @escaping @Sendable (String) -> Void = { _ in },
+                watch: (@Sendable (SpoolBuffer) -> Void)? = nil) {
         self.download = download; self.cache = cache; self.refresh = refresh
-        self.progressive = progressive; self.warn = warn
+        self.progressive = progressive; self.warn = warn; self.watch = watch
     }
 }
 
@@ -87,6 +91,7 @@ public enum URLLoader {
             }
         }
         let download = try HTTPDownload(url: url, options: request, completed: completed)
+        loading.watch?(download.spool)
         switch download.waitForStart() {
         case .failed(let reason, let status):
             if let hit, status == nil {

@@ -12,16 +12,42 @@ struct Animplay: ParsableCommand {
         files, or a folder).
 
         EXIT STATUS
-          0  success (warnings about damaged but usable files go to stderr; `info` lists them)
+          0  success (warnings about damaged but usable files go to stderr;
+             `info` lists them)
           1  runtime failure (terminal unavailable, interrupted)
           2  a file could not be read or an output could not be written
-          3  the file is not a supported image, or is too damaged to show any frame
-          4  the image exceeds a decoding limit (see --max-pixels, --max-dimension, --max-memory-mb)
-          5  a download failed (HTTP status, DNS, refused, timeout, TLS, --max-download-mb)
+          3  the file is not a supported image, or is too damaged to show
+             any frame
+          4  the image exceeds a decoding limit (--max-pixels,
+             --max-dimension, --max-memory-mb)
+          5  a download failed (HTTP status, DNS, refused, timeout, TLS,
+             --max-download-mb)
          64  usage error
         """,
         version: AnimplayVersion.string,
         subcommands: [Play.self, Info.self, Dump.self, Convert.self, Probe.self, Cache.self],
         defaultSubcommand: Play.self
     )
+
+    /// As ArgumentParser's, except that completion scripts know the default subcommand
+    /// (CompletionScripts).
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let shell = completionShellAsked(arguments) {
+            print(CompletionScripts.script(for: shell), terminator: "")
+            return
+        }
+        main(nil)
+    }
+
+    /// `--generate-completion-script SHELL` (or `=SHELL`) as the only request, with a shell the
+    /// parser knows; anything else goes to the parser (which reports its own errors).
+    private static func completionShellAsked(_ arguments: [String]) -> CompletionShell? {
+        let flag = "--generate-completion-script"
+        if arguments.count == 2, arguments[0] == flag { return CompletionShell(rawValue: arguments[1]) }
+        if arguments.count == 1, arguments[0].hasPrefix(flag + "=") {
+            return CompletionShell(rawValue: String(arguments[0].dropFirst(flag.count + 1)))
+        }
+        return nil
+    }
 }

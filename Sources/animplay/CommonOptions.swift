@@ -8,17 +8,23 @@ import Glibc
 
 /// Decoding limits and timing rules shared by every subcommand.
 struct DecodeOptionGroup: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Refuse canvases with more pixels than this.", valueName: "N"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Refuse canvases with more pixels than this.", valueName: "N"))
     var maxPixels: Int = DecodeLimits.default.maxPixels
 
-    @Option(name: .long, help: ArgumentHelp("Refuse canvases wider or taller than this.", valueName: "N"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Refuse canvases wider or taller than this.", valueName: "N"))
     var maxDimension: Int = DecodeLimits.default.maxDimension
 
-    @Option(name: .long, help: ArgumentHelp("Cap on decoded pixel memory, in MiB.", valueName: "MB"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Cap on decoded pixel memory, in MiB.", valueName: "MB"))
     var maxMemoryMb: Int = DecodeLimits.default.maxDecodedBytes >> 20
 
-    @Flag(name: .long, help: "Show stored delays as they are (browsers show delays of 10 ms or less as 100 ms).")
+    @Flag(name: .long, help: "Show stored delays as they are (browsers show delays of 10 ms or less as 100 ms); an animation whose delays are all 0 plays one frame per display tick (1/--max-fps).")
     var rawDelays = false
+
+    func validate() throws {
+        if maxPixels < 1 { throw ValidationError("--max-pixels must be 1 or more, got \(maxPixels)") }
+        if maxDimension < 1 { throw ValidationError("--max-dimension must be 1 or more, got \(maxDimension)") }
+        if maxMemoryMb < 1 { throw ValidationError("--max-memory-mb must be 1 or more, got \(maxMemoryMb)") }
+    }
 
     var decodeOptions: DecodeOptions {
         var limits = DecodeLimits.default
@@ -34,8 +40,9 @@ struct DecodeOptionGroup: ParsableArguments {
 struct SourceOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("""
         The image to read (GIF, PNG/APNG, WebP; the format is sniffed from the bytes). Several \
-        files, or one folder (its images in natural order: frame2 before frame10), are the \
-        frames of one animation. `-` (or no FILE with a pipe on standard input) reads standard \
+        still images of one size, or one folder (its images in natural order: frame2 before \
+        frame10), are the frames of one animation; `play` plays other files one after another \
+        (--in-turn, --sequence force either). `-` (or no FILE with a pipe on standard input) reads standard \
         input; FIFOs and process substitution work too. http:// and https:// URLs are \
         downloaded and cached (`play` starts while the bytes arrive).
         """, valueName: "FILE"))
@@ -49,13 +56,13 @@ struct SourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Take a still image as a sprite sheet of C columns by R rows of equal cells, row-major.", valueName: "CxR"))
     var sprite: String?
 
-    @Option(help: ArgumentHelp("Keep only the first N frames (sheets often end with empty cells).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Keep only the first N frames (sheets often end with empty cells).", valueName: "N"))
     var frames: Int?
 
-    @Option(help: ArgumentHelp("Sprite grid: pixels around the whole sheet.", valueName: "PX"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Sprite grid: pixels around the whole sheet.", valueName: "PX"))
     var margin: Int?
 
-    @Option(help: ArgumentHelp("Sprite grid: pixels between cells.", valueName: "PX"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Sprite grid: pixels between cells.", valueName: "PX"))
     var spacing: Int?
 
     @Option(help: ArgumentHelp("Cut the image by a TexturePacker or Aseprite JSON atlas (frame rects, durations, tags).", valueName: "FILE.json"))
@@ -64,10 +71,10 @@ struct SourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --atlas: only the frames of this Aseprite tag, in its direction.", valueName: "NAME"))
     var tag: String?
 
-    @Option(help: ArgumentHelp("Sheets and sequences: frames per second (default 10; an atlas's durations apply unless --fps or --delay is given).", valueName: "F"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Sheets and sequences: frames per second (default 10; an atlas's durations apply unless --fps or --delay is given).", valueName: "F"))
     var fps: Double?
 
-    @Option(help: ArgumentHelp("Sheets and sequences: milliseconds per frame (instead of --fps).", valueName: "MS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Sheets and sequences: milliseconds per frame (instead of --fps).", valueName: "MS"))
     var delay: Double?
 
     @Option(help: ArgumentHelp("Frame sequences: each frame's own delay in milliseconds, comma-separated, one per frame (e.g. 100,100,300).", valueName: "MS,MS,..."))
@@ -155,7 +162,7 @@ struct SourceOptions: ParsableArguments {
 
     /// Opens the source as a decoder; with `progressive`, a stream may still be arriving (its
     /// spool is returned), and a cached copy may be revalidated in the background.
-    func open(_ decode: DecodeOptionGroup, progressive: Bool) throws(CLIFailure) -> OpenedInput {
+    func open(_ decode: DecodeOptionGroup, progressive: Bool, watch: (@Sendable (SpoolBuffer) -> Void)? = nil) throws(CLIFailure) -> OpenedInput {
         let options = decode.decodeOptions
         let first = files[0]
         do {
@@ -170,16 +177,25 @@ struct SourceOptions: ParsableArguments {
                 if fps != nil || delay != nil || frames != nil || delays != nil {
                     throw CLIFailure(file: first, message: "--fps, --delay and --frames apply to sprite sheets (--sprite, --atlas) and frame sequences", code: 64)
                 }
-                return try InputSource.open(first, options: options, network: network, progressive: progressive)
+                return try InputSource.open(first, options: options, network: network, progressive: progressive, watch: watch)
             }
             let layout: SpriteSheetSpec.Layout
             if let sprite, let (columns, rows) = parseWxH(sprite) {
                 layout = .grid(SpriteGrid(columns: columns, rows: rows, margin: margin ?? 0, spacing: spacing ?? 0))
             } else {
                 let path = atlas!
-                do { layout = .atlas(try AtlasParser.load(path: path), tag: tag) } catch {
+                let atlas: SpriteAtlas
+                do { atlas = try AtlasParser.load(path: path) } catch {
                     throw CLIFailure(file: path, error: error)
                 }
+                // A tag the atlas lacks is a mistake on the command line, not in the image.
+                if let tag, !atlas.tags.contains(where: { $0.name == tag }) {
+                    let names = atlas.tags.map { $0.name.debugDescription }.joined(separator: ", ")
+                    throw CLIFailure(file: path, message: atlas.tags.isEmpty
+                        ? "--tag \(tag.debugDescription): the atlas has no tags"
+                        : "--tag \(tag.debugDescription): no such tag; the atlas has \(names)", code: 64)
+                }
+                layout = .atlas(atlas, tag: tag)
             }
             let spec = SpriteSheetSpec(layout: layout, frameLimit: frames, delayMs: delayMs)
             return OpenedInput(try SpriteSheetDecoder(path: first, spec: spec, options: options))
@@ -187,6 +203,18 @@ struct SourceOptions: ParsableArguments {
             throw failure
         } catch {
             throw CLIFailure(file: first, error: error)
+        }
+    }
+
+    /// One of several files played in turn, opened on its own (never as a frame sequence).
+    func openOne(_ name: String, _ decode: DecodeOptionGroup, progressive: Bool) throws(CLIFailure) -> OpenedInput {
+        if fps != nil || delay != nil || frames != nil {
+            throw CLIFailure(file: name, message: "--fps, --delay and --frames apply to sprite sheets (--sprite, --atlas) and frame sequences (--sequence)", code: 64)
+        }
+        do {
+            return try InputSource.open(name, options: decode.decodeOptions, network: network, progressive: progressive)
+        } catch {
+            throw CLIFailure(file: name == InputSource.stdinName ? "<stdin>" : URLText.masked(name), error: error)
         }
     }
 

@@ -50,10 +50,11 @@ enum InputSource {
     /// Opens `name` as a decoder. Streams are read to their end first, unless `progressive`:
     /// then an animation opens as soon as its first frame is in, on a source that keeps growing (the
     /// spool is returned so that the player can follow it). A still PNG waits for the end.
+    /// `watch` gets a download's spool as soon as there is one (feedback while waiting).
     static func open(_ name: String, options: DecodeOptions, network: NetworkOptions,
-                     progressive: Bool) throws(AnimatedError) -> OpenedInput {
+                     progressive: Bool, watch: (@Sendable (SpoolBuffer) -> Void)? = nil) throws(AnimatedError) -> OpenedInput {
         if HTTPDownload.isURL(name) {
-            return try openURL(name, options: options, network: network, progressive: progressive)
+            return try openURL(name, options: options, network: network, progressive: progressive, watch: watch)
         }
         if let scheme = urlScheme(name) {
             throw .unsupportedFormat("\(scheme): URLs are not supported: only http and https (or a local path)")
@@ -75,7 +76,7 @@ enum InputSource {
     /// Opens `url` through the library's URL policy (`URLLoader`: cache, revalidation,
     /// fallbacks) with the command line's network options; warnings go to standard error.
     static func openURL(_ url: String, options: DecodeOptions, network: NetworkOptions,
-                        progressive: Bool) throws(AnimatedError) -> OpenedInput {
+                        progressive: Bool, watch: (@Sendable (SpoolBuffer) -> Void)? = nil) throws(AnimatedError) -> OpenedInput {
         var cache = network.noCache ? nil : HTTPCache.defaultDirectory().map {
             // One lookup per process: the memory layer would only cost a copy.
             HTTPCache(directory: $0, maxBytes: network.cacheMaxMb << 20, keepsBodiesInMemory: false)
@@ -87,7 +88,8 @@ enum InputSource {
         let shown = URLText.masked(url)
         let loading = URLLoadOptions(download: network.downloadOptions, cache: cache, refresh: network.refresh,
                                      progressive: progressive,
-                                     warn: { StandardError.write("animplay: \(shown): warning: \($0)\n") })
+                                     warn: { StandardError.write("animplay: \(shown): warning: \($0)\n") },
+                                     watch: watch)
         let opened = try URLLoader.open(url, options: options, loading: loading)
         return OpenedInput(opened.decoder, spool: opened.spool, revalidation: opened.revalidation,
                            fromCache: opened.fromCache)

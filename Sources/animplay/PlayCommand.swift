@@ -20,10 +20,15 @@ struct Play: ParsableCommand {
         linear light; kitty and iTerm2 enlarge the frames themselves).
 
         KEYS
-          space  pause / resume          Left Right  step one frame (paused)
-          + -    faster / slower         r    reverse
-          0      restart                 i    status line
-          q Esc Ctrl-C  quit             Ctrl-Z  suspend (fg resumes on the same frame)
+          space         pause / resume
+          Left Right    step one frame (paused)
+          + -           faster / slower
+          r             reverse
+          0             restart
+          i             status line
+          n p           next / previous file (several files in turn)
+          q Esc Ctrl-C  quit
+          Ctrl-Z        suspend (fg resumes on the same frame)
           The keypad's + - 0 work too; other keys and Alt+key are ignored.
 
         On exit the terminal is restored and the last frame is printed into the normal screen \
@@ -39,19 +44,19 @@ struct Play: ParsableCommand {
     @OptionGroup var palette: PaletteOptions
     @OptionGroup var symbolOptions: SymbolOptions
 
-    @Option(name: .customLong("loop"), help: ArgumentHelp("Number of plays; 0 = forever (default: the file's own count).", valueName: "N"))
+    @Option(name: .customLong("loop"), parsing: .unconditional, help: ArgumentHelp("Number of plays; 0 = forever (default: the file's own count).", valueName: "N"))
     var plays: Int?
 
-    @Option(help: ArgumentHelp("Playback rate, 0.1 to 10.", valueName: "X"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Playback rate, 0.1 to 10.", valueName: "X"))
     var speed: Double = 1
 
     @Option(help: "Order: normal, reverse or bounce.")
     var mode: PlaybackMode = .normal
 
-    @Option(help: ArgumentHelp("Display rate cap; shorter frames are merged.", valueName: "FPS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Display rate cap; shorter frames are merged.", valueName: "FPS"))
     var maxFps: Double = 60
 
-    @Option(help: ArgumentHelp("Frame buffer budget in MiB (default: memory-aware).", valueName: "MB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frame buffer budget in MiB (default: memory-aware).", valueName: "MB"))
     var bufferMb: Int?
 
     @Option(help: ArgumentHelp("Box to fit into, in character cells (default: the terminal).", valueName: "WxH"))
@@ -60,7 +65,7 @@ struct Play: ParsableCommand {
     @Flag(help: "--fit (default): the picture's own size, enlarged by whole factors only (pixel art stays sharp), reduced to fit; --fill: the largest size that fits the box, aspect kept, enlarged smoothly; --stretch: the whole box.")
     var fitMode: FitMode = .fit
 
-    @Option(help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits; when N does not fit, the largest whole factor that does, as the status line says).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Enlarge by this whole factor (default: the largest that fits; when N does not fit, the largest whole factor that does, as the status line says).", valueName: "N"))
     var scale: Int?
 
     @Option(help: ArgumentHelp("Behind transparent pixels: auto (the terminal's background colour, asked with OSC 11, blended in sRGB as browsers do; a dark default when it does not answer), none (the terminal's own background; pixels less than half opaque are left out), a colour (RRGGBB, #RRGGBB, black, white, grey) or checker.", valueName: "auto|none|COLOR|checker"))
@@ -75,48 +80,135 @@ struct Play: ParsableCommand {
     @Flag(help: "Start with the status line shown (toggle with i).")
     var status = false
 
+    @Flag(help: "Several files: the frames of one animation (the default when they are all still images of one size).")
+    var sequence = false
+
+    @Flag(name: .customLong("in-turn"), help: "Several files: play them one after another, n / p for the next / previous (the default unless they are all still images of one size).")
+    var inTurn = false
+
+    @Flag(help: "Play in the normal screen at the cursor, in cells (no alternate screen); the last frame stays there, and in the scrollback.")
+    var inline = false
+
+    @Option(help: ArgumentHelp("Several animations at once in a grid of C columns by R rows, each on its own clock (the first CxR files).", valueName: "CxR"))
+    var grid: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Print frame N (0 = the first) as a still and exit, for previews (fzf, file managers): no alternate screen, no keys. When stdout is not a terminal (a previewer's pipe), the frame is written in cells with colour escapes, with no query to any terminal, sized by --size, else FZF_PREVIEW_COLUMNS x FZF_PREVIEW_LINES, else COLUMNS x LINES, else 80x24.", valueName: "N"))
+    var frame: Int?
+
     func validate() throws {
         guard (0.1...10).contains(speed) else { throw ValidationError("--speed must be between 0.1 and 10, got \(speed)") }
         guard maxFps > 0 else { throw ValidationError("--max-fps must be positive") }
         if let plays, plays < 0 { throw ValidationError("--loop must be 0 (forever) or more") }
         if let scale, scale < 1 { throw ValidationError("--scale must be 1 or more") }
+        if sequence && inTurn { throw ValidationError("give --sequence or --in-turn, not both") }
+        if let grid, parseWxH(grid) == nil { throw ValidationError("--grid must be CxR with positive numbers of columns and rows (e.g. 2x2), got '\(grid)'") }
+        if inline && (grid != nil || frame != nil || source.files.count > 1) { throw ValidationError("--inline plays one animation: it does not combine with --grid or --frame") }
+        if grid != nil && (frame != nil || sequence) { throw ValidationError("--grid plays files side by side: it does not combine with --frame or --sequence") }
+        if let frame, frame < 0 { throw ValidationError("--frame must be 0 (the first frame) or more, got \(frame)") }
         if let bufferMb, bufferMb < 1 { throw ValidationError("--buffer-mb must be 1 or more") }
         if let size, parseWxH(size) == nil { throw ValidationError(Self.sizeProblem(size)) }
         guard BackgroundRequest(bg) != nil else { throw ValidationError("--bg must be auto, none, checker, RRGGBB, #RRGGBB, black, white or grey, got '\(bg)'") }
     }
 
     func run() throws {
-        try reportingFailures {
-            if source.files.count == 1 && InputSource.readsStandardInput(source.files[0]) {
-                let tty = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NOCTTY)
-                guard tty >= 0 else {
-                    throw CLIFailure(message: "the image comes from standard input and there is no terminal (/dev/tty) to read keys from; use `animplay info -` or `animplay dump - -o DIR` without a terminal", code: 1)
-                }
-                close(tty)
+        try reportingFailures { try playSource() }
+    }
+
+    private func playSource() throws(CLIFailure) {
+        if frame == nil && source.files.count == 1 && InputSource.readsStandardInput(source.files[0]) {
+            let tty = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NOCTTY)
+            guard tty >= 0 else {
+                throw CLIFailure(message: "the image comes from standard input and there is no terminal (/dev/tty) to read keys from; use `animplay info -` or `animplay dump - -o DIR` without a terminal", code: 1)
             }
-            let opened = try source.open(decodeOptions, progressive: true)
-            let (decoder, spool, revalidation) = (opened.decoder, opened.spool, opened.revalidation)
-            // Never write escape sequences anywhere but a terminal.
+            close(tty)
+        }
+        if let grid, let (columns, rows) = parseWxH(grid) {
             guard isatty(1) != 0 else {
-                throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump \(source.displayName) -o DIR`", code: 1)
+                throw CLIFailure(message: "standard output is not a terminal; --grid plays in a terminal", code: 1)
             }
-            if decoder.info.frameCount == 1 && !decoder.info.provisional {
-                try printStill(decoder, endedEarly: InputSource.earlyEnd(spool))
-                revalidation?.proceed()
-            } else {
-                try play(decoder, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() })
+            let names = Array(source.files.prefix(columns * rows))
+            if source.files.count > names.count {
+                StandardError.write("animplay: warning: --grid \(grid) shows the first \(names.count) of \(source.files.count) files\n")
             }
-            source.reportRevalidation(revalidation)
-            if let p = spool?.progress, p.fatal, let why = p.failure {
-                throw CLIFailure(file: source.displayName, error: AnimatedError.network(why))
+            var decoders: [any AnimationDecoder] = []
+            for name in names { decoders.append(try source.openOne(name, decodeOptions, progressive: false).decoder) }
+            try playGrid(decoders, names: names, columns: columns, rows: rows)
+            return
+        }
+        // Several files in turn (not for a preview: that shows one frame of one thing).
+        var playlist: Playlist?
+        if source.files.count > 1 && frame == nil && !sequence
+            && (inTurn || Playlist.reading(of: source.files, options: decodeOptions.decodeOptions) == .inTurn) {
+            playlist = Playlist(names: source.files)
+        }
+        if let playlist {
+            guard isatty(1) != 0 else {
+                throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump FILE -o DIR`", code: 1)
             }
+            // The first file that opens starts; the others that fail are named after playing.
+            var failures: [CLIFailure] = []
+            for (i, name) in playlist.names.enumerated() {
+                let opened: OpenedInput
+                do throws(CLIFailure) { opened = try source.openOne(name, decodeOptions, progressive: true) } catch {
+                    if i == playlist.names.count - 1 && failures.count == i { throw error }
+                    failures.append(error)
+                    continue
+                }
+                let info = opened.decoder.info
+                let decoder = info.frameCount == 1 && !info.provisional ? HeldStill(opened.decoder) : opened.decoder
+                let revalidation = opened.revalidation
+                try play(decoder, spool: opened.spool, sourceNote: opened.sourceNote,
+                         afterFirstFrame: { revalidation?.proceed() }, playlist: playlist, startIndex: i,
+                         openFailures: failures)
+                return
+            }
+            return
+        }
+        // A preview needs the whole file (its frame N), and plays nothing. A URL to play says
+        // what it is waiting for and takes keys from the start (ConnectingLine).
+        let line = frame == nil && source.files.count == 1 && HTTPDownload.isURL(source.files[0])
+            ? ConnectingLine(url: source.files[0]) : nil
+        let opened: OpenedInput
+        do throws(CLIFailure) {
+            var watch: (@Sendable (SpoolBuffer) -> Void)?
+            if let line { watch = { line.watch($0) } }
+            opened = try source.open(decodeOptions, progressive: frame == nil, watch: watch)
+        } catch {
+            _ = line?.stop()
+            throw error
+        }
+        let typed = line?.stop() ?? []
+        let (decoder, spool, revalidation) = (opened.decoder, opened.spool, opened.revalidation)
+        // Never write escape sequences anywhere but a terminal, unless a preview asks for
+        // them (--frame: a previewer shows what it reads from the pipe).
+        guard isatty(1) != 0 || frame != nil else {
+            throw CLIFailure(message: "standard output is not a terminal; to write frames to files use `animplay dump \(source.displayName) -o DIR` (previews: --frame N)", code: 1)
+        }
+        if let frame, frame >= decoder.info.frameCount {
+            let n = decoder.info.frameCount
+            throw CLIFailure(file: source.displayName, message: "--frame \(frame): the image has \(n) frame\(n == 1 ? "" : "s") (0 to \(n - 1))", code: 64)
+        }
+        if frame != nil || (decoder.info.frameCount == 1 && !decoder.info.provisional) {
+            try printStill(decoder, index: frame ?? 0, endedEarly: InputSource.earlyEnd(spool))
+            revalidation?.proceed()
+        } else if inline {
+            try playInline(decoder, typed: typed)
+            revalidation?.proceed()
+        } else {
+            try play(decoder, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() },
+                     typed: typed)
+        }
+        source.reportRevalidation(revalidation)
+        if let p = spool?.progress, p.fatal, let why = p.failure {
+            throw CLIFailure(file: source.displayName, error: AnimatedError.network(why))
         }
     }
 
     // MARK: - Animation
 
     private func play(_ decoder: sending any AnimationDecoder, spool: SpoolBuffer?, sourceNote: (() -> String)?,
-                      afterFirstFrame: @escaping () -> Void) throws(CLIFailure) {
+                      afterFirstFrame: @escaping () -> Void, playlist: Playlist? = nil, startIndex: Int = 0,
+                      openFailures: [CLIFailure] = [], typed: [UInt8] = []) throws(CLIFailure) {
         let signals = try SignalPipe()
         defer { signals.uninstall() }
         // One round of terminal queries before anything else owns the tty (graphics, colours):
@@ -135,34 +227,46 @@ struct Play: ParsableCommand {
         // then read all it will). On the normal way out the late probe replies are absorbed before.
         defer { if medium == .sharedMemory { TerminalProbe.settle(); KittyStager.removeLeftovers() } }
         let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
-        let info = decoder.info
         // Chosen before the player starts: the producer prepares frames for this output.
         // --symbols lowered to what the terminal will show (fonts, kitty's own glyphs).
         let (symbolOptions, symbolWarning) = self.symbolOptions.resolved(for: probe.report, env: GraphicsOptions.environment())
         let plan = try graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium,
                                             memoryBytes: decodeOptions.maxMemoryMb << 20)
         if let symbolWarning, !plan.isPixels { StandardError.write("animplay: warning: \(symbolWarning)\n") }
-        // kitty and iTerm2 enlarge images themselves (frames go at the canvas's own size).
-        let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
-                                       spareRow: plan.needsSpareRow, terminalScales: plan.terminalScales)
         let (preparer, makeOutput) = plan.build(background: background)
         // The player starts before curses so that the first frame is being prepared while the
         // terminal is set up; the kernel's window size is what ncurses will report.
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
-        let first = layoutFor(Int(rows) - (status ? 1 : 0), Int(cols), plan.cell)
         let options = PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
                                     bufferBytes: bufferMb.map { $0 << 20 })
-        let player: Player
-        do {
-            player = try Player(decoder: decoder, options: options, scaler: preparer, renderSize: first.size)
-        } catch {
-            throw CLIFailure(file: source.displayName, error: error)
+        var playerSize = RenderSize(width: 1, height: 1)
+        // After the terminal refused pixels: cells for the rest of the files.
+        var fellBack = false
+        // kitty and iTerm2 enlarge images themselves (frames go at the canvas's own size).
+        func layoutFor(_ info: AnimationInfo) -> (Int, Int, RenderSize) -> RenderLayout {
+            layoutFunction(canvasWidth: info.width, canvasHeight: info.height, spareRow: plan.needsSpareRow && !fellBack,
+                           terminalScales: plan.terminalScales && !fellBack)
         }
+        // In a playlist a file that would loop forever plays once (--loop sets every file's count).
+        func makePlayer(_ decoder: sending any AnimationDecoder, _ name: String, _ preparer: any FrameScaler,
+                        _ cell: RenderSize) throws(CLIFailure) -> Player {
+            let info = decoder.info
+            var o = options
+            if playlist != nil && o.plays == nil && info.plays == 0 { o.plays = 1 }
+            let first = layoutFor(info)(Int(rows) - (status ? 1 : 0), Int(cols), cell)
+            playerSize = first.size
+            do {
+                return try Player(decoder: decoder, options: o, scaler: preparer, renderSize: first.size)
+            } catch {
+                throw CLIFailure(file: name, error: error)
+            }
+        }
+        var player = try makePlayer(decoder, playlist?.names[startIndex] ?? source.displayName, preparer, plan.cell)
         defer { player.stop() }
-        if info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
+        if player.info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
         let screen = try NcursesScreen()
-        screen.pushBack(probe.typed)
+        screen.pushBack(typed + probe.typed)
         var facts = screen.facts
         facts.answered(probe.report)
         let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: facts)
@@ -176,28 +280,80 @@ struct Play: ParsableCommand {
         let sink = PlaybackSink(screen: screen)
         let cellSettings = OutputPlan.CellSettings(mode: colorMode, dither: palette.dither,
                                                    palette16: probe.report.answeredPalette16)
-        let output = makeOutput(view, sink, cellSettings)
         let cells = OutputPlan.cells(symbolOptions.symbols)
-        let fallback = plan.isPixels ? { cells.build(background: background).output(view, sink, cellSettings) } : nil
-        let loop = PlaybackLoop(player: player, renderSize: first.size, screen: screen, signals: signals,
-                                output: output, fallback: fallback,
-                                showStatus: status, requestedScale: fitMode == .fit ? scale : nil, layoutFor: layoutFor)
-        loop.notes = [backgroundNote].compactMap { $0 }
-        loop.afterFirstFrame = afterFirstFrame
-        loop.sourceNote = sourceNote
-        if info.provisional { loop.download = spool }
-        let end = loop.run()
+        let cellOutput = { cells.build(background: background).output(view, sink, cellSettings) }
+        // One output per file (a kitty output holds that file's frames in the terminal); after
+        // the terminal refused pixels, cells for the rest.
+        var index = startIndex
+        var warnings: [String] = []
+        var failures = openFailures
+        var problems: [(AnimationInfo, [Int: String], String)] = []
+        var loop: PlaybackLoop
+        var end: PlaybackEnd
+        var spool = spool, sourceNote = sourceNote
+        var afterFirstFrame: (() -> Void)? = afterFirstFrame
+        var firstFile = true
+        while true {
+            let info = player.info
+            let output = fellBack ? cellOutput() : makeOutput(view, sink, cellSettings)
+            loop = PlaybackLoop(player: player, renderSize: playerSize, screen: screen, signals: signals,
+                                output: output, fallback: plan.isPixels && !fellBack ? cellOutput : nil,
+                                showStatus: status, requestedScale: fitMode == .fit ? scale : nil, layoutFor: layoutFor(info))
+            loop.notes = [backgroundNote].compactMap { $0 }
+            loop.afterFirstFrame = afterFirstFrame
+            afterFirstFrame = nil
+            loop.sourceNote = sourceNote
+            loop.fileLabel = playlist?.label(index)
+            if info.provisional { loop.download = spool }
+            // A later file (p back to the first one too) starts on a cleared screen: the
+            // previous file's picture may have been larger or elsewhere.
+            if !firstFile { output.invalidate() }
+            firstFile = false
+            end = loop.run()
+            warnings += loop.warnings
+            if loop.output !== output { fellBack = true }    // the terminal refused pixels: cells from now on
+            problems.append((player.info, player.frameProblems, playlist?.names[index] ?? source.displayName))
+            // The next file: n, p, or the end of this one's plays.
+            guard let playlist else { break }
+            let step: Int
+            switch end {
+            case .nextFile, .finished: step = 1
+            case .previousFile: step = -1
+            default: step = 0
+            }
+            if step == 0 { break }
+            // The frames of this file are no longer needed (its last frame stays with the output).
+            player.stop()
+            var started = false
+            var candidate = index + step
+            while !started {
+                if candidate < 0 { candidate = index }          // p on the first file: it again
+                guard candidate < playlist.names.count else { break }
+                do {
+                    try startItem(candidate)
+                    started = true
+                } catch {
+                    failures.append(error)
+                    if candidate == index { break }
+                    candidate += step
+                }
+            }
+            // After the last file, playing ends.
+            guard started else { break }
+            loop.output.leave()
+            index = candidate
+        }
         loop.output.leave()
         // Before the tty's own modes come back (echo): replies the key reader has not seen yet.
         TerminalProbe.absorbLate(probe.late, seenSentinels: screen.sentinelsSeen)
         probe.late = nil
         screen.end()
-        for warning in loop.warnings { StandardError.write("animplay: warning: \(warning)\n") }
+        for warning in warnings { StandardError.write("animplay: warning: \(warning)\n") }
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
             if let kitty = loop.output as? KittyOutput, kitty.insideTmux, let canvas = kitty.lastFrameCanvas() {
                 // Inside tmux an image would stay on kitty's screen whatever tmux does with
                 // the pane (scroll, clear): the last frame stays as text, which tmux moves.
-                let layout = layoutFor(screen.rows - 1, screen.columns, RenderLayout.halfBlockCell)
+                let layout = layoutFor(player.info)(screen.rows - 1, screen.columns, RenderLayout.halfBlockCell)
                 let (cellPreparer, makeCells) = OutputPlan.cells(symbolOptions.symbols).build(background: background)
                 let text = makeCells(nil, TerminalOutput.sink(fd: 1), cellSettings)
                 text.show(cellPreparer.scale(canvas, index: 0, to: layout.size))
@@ -208,11 +364,145 @@ struct Play: ParsableCommand {
         }
         // After the terminal is restored (on the alternate screen they would vanish with it).
         if end != .signal(SIGHUP) {
-            reportWarnings(info, problems: player.frameProblems, file: source.displayName, endedEarly: InputSource.earlyEnd(spool))
+            for (info, frameProblems, name) in problems {
+                reportWarnings(info, problems: frameProblems, file: name, endedEarly: playlist == nil ? InputSource.earlyEnd(spool) : nil)
+            }
+        }
+        // Files of the list that could not be played: one line each (the last one thrown, with
+        // its exit status), after the others played.
+        if let last = failures.last, end != .signal(SIGHUP) {
+            for f in failures.dropLast() { StandardError.write(f.line + "\n") }
+            if case .signal = end { StandardError.write(last.line + "\n") } else if case .failed = end {
+                StandardError.write(last.line + "\n")
+            } else { throw last }
         }
         if case .failed(let error) = end {
+            throw CLIFailure(file: playlist?.names[index] ?? source.displayName, error: error)
+        }
+        if case .signal(let s) = end {
+            throw CLIFailure(message: "interrupted by \(s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : s == SIGHUP ? "SIGHUP" : "signal \(s)")", code: 1)
+        }
+
+        /// File `i` of the playlist, opened and playing (a still is held on screen for a while).
+        func startItem(_ i: Int) throws(CLIFailure) {
+            let opened = try source.openOne(playlist!.names[i], decodeOptions, progressive: true)
+            spool = opened.spool
+            sourceNote = opened.sourceNote
+            let revalidation = opened.revalidation
+            afterFirstFrame = { revalidation?.proceed() }
+            let info = opened.decoder.info
+            player = try makePlayer(info.frameCount == 1 && !info.provisional ? HeldStill(opened.decoder) : opened.decoder,
+                                    playlist!.names[i], loop.output.preparer, loop.output.cell)
+            if player.info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
+        }
+    }
+
+    /// --inline: the animation at the cursor in the normal screen (InlinePlayback), in cells.
+    private func playInline(_ decoder: sending any AnimationDecoder, typed: [UInt8]) throws(CLIFailure) {
+        let signals = try SignalPipe()
+        defer { signals.uninstall() }
+        let request = BackgroundRequest(bg)!
+        var probe = request == .auto ? TerminalProbe.run() : nil
+        defer { TerminalProbe.absorbLate(probe?.late) }
+        let report = probe?.report ?? TerminalReport()
+        let background = request.resolve(report).mode
+        guard animplay_setupterm(1) != 0 else {
+            throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
+        }
+        let facts = TerminalColorFacts(
+            colors: Int(animplay_tigetnum("colors")), pairs: Int(animplay_tigetnum("pairs")), hasRGB: animplay_has_rgb() != 0,
+            colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
+            canSaveCursor: true)
+        let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
+        let info = decoder.info
+        let requested = size.flatMap(parseWxH)
+        let fit = fitMode, scale = scale
+        let layoutFor = { (rows: Int, columns: Int) -> RenderLayout in
+            RenderLayout.compute(canvasWidth: info.width, canvasHeight: info.height,
+                                 columns: min(columns, requested?.0 ?? columns), rows: max(1, min(rows, requested?.1 ?? rows)),
+                                 fit: fit, scale: scale, cell: RenderLayout.halfBlockCell)
+        }
+        var rows: Int32 = 24, cols: Int32 = 80
+        _ = animplay_window_size(1, &rows, &cols)
+        let player: Player
+        do {
+            player = try Player(decoder: decoder, options: PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
+                                                                         bufferBytes: bufferMb.map { $0 << 20 }),
+                                scaler: OutputPlan.cellPreparer(symbolOptions.symbols, background: background),
+                                renderSize: layoutFor(Int(rows) - 1, Int(cols)).size)
+        } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
+        defer { player.stop() }
+        let inline = InlinePlayback(player: player, signals: signals,
+                                    renderer: CellRenderer(mode: colorMode, background: background, dither: palette.dither,
+                                                           palette16: report.answeredPalette16),
+                                    mode: colorMode, layoutFor: layoutFor)
+        let end = inline.run(typed: typed + (probe?.typed ?? []))
+        TerminalProbe.absorbLate(probe?.late)
+        probe?.late = nil
+        if end != .signal(SIGHUP) { reportWarnings(info, problems: player.frameProblems, file: source.displayName) }
+        if case .failed(let error) = end { throw CLIFailure(file: source.displayName, error: error) }
+        if case .signal(let s) = end {
+            throw CLIFailure(message: "interrupted by \(s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : s == SIGHUP ? "SIGHUP" : "signal \(s)")", code: 1)
+        }
+    }
+
+    /// --grid: the files side by side, each on its own clock (GridLoop), in one output.
+    private func playGrid(_ decoders: sending [any AnimationDecoder], names: [String], columns: Int, rows: Int) throws(CLIFailure) {
+        let signals = try SignalPipe()
+        defer { signals.uninstall() }
+        let mediumProbe = graphicsOptions.wantsCells ? nil
+            : KittyMediumProbe(env: GraphicsOptions.environment())
+        var probe = TerminalProbe.run(extraQueries: mediumProbe?.queries ?? [])
+        defer { TerminalProbe.absorbLate(probe.late) }
+        let medium = mediumProbe?.finish(probe.report) ?? .direct
+        let (background, _) = BackgroundRequest(bg)!.resolve(probe.report)
+        let plan = try graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium,
+                                            memoryBytes: decodeOptions.maxMemoryMb << 20)
+        // Tiles are prepared as plain RGBA; the output's own preparer encodes the whole picture.
+        var players: [(Player, String)] = []
+        defer { for (p, _) in players { p.stop() } }
+        let options = PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
+                                    bufferBytes: bufferMb.map { ($0 << 20) / max(1, decoders.count) } ?? (8 << 20))   // per tile
+        for (decoder, name) in zip(decoders, names) {
+            let info = decoder.info
+            // Each decoder goes to its own player and is never touched here again (the array
+            // is not read after this loop): the compiler cannot see that per element.
+            nonisolated(unsafe) let only = decoder
+            do {
+                players.append((try Player(decoder: only, options: options, scaler: AreaAverageScaler(),
+                                           renderSize: RenderSize(width: info.width, height: info.height)), name))
+            } catch {
+                throw CLIFailure(file: name, error: error)
+            }
+        }
+        let screen = try NcursesScreen()
+        screen.pushBack(probe.typed)
+        let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: screen.facts)
+        let path = symbolOptions.cellPath(chosenPath, canSaveCursor: screen.facts.canSaveCursor)
+        guard path != .unsupported else {
+            screen.end()
+            throw CLIFailure(message: "terminal type '\(Self.termName)' has no colours and cannot save the cursor position; set TERM to your terminal's type (e.g. xterm-256color)")
+        }
+        let view = PlaybackView(screen: screen, mode: colorMode, path: path,
+                                plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
+        let sink = TerminalOutput.sink(fd: screen.outputFD, saveCursor: screen.saveCursor,
+                                       restoreCursor: screen.restoreCursor)
+        let output = plan.build(background: background).output(
+            view, sink, OutputPlan.CellSettings(mode: colorMode, dither: palette.dither, palette16: probe.report.answeredPalette16))
+        let loop = GridLoop(players: players, columns: columns, rows: rows, screen: screen, signals: signals, output: output,
+                            showStatus: status, spareRow: plan.needsSpareRow, maxFPS: maxFps)
+        let end = loop.run()
+        output.leave()
+        TerminalProbe.absorbLate(probe.late, seenSentinels: screen.sentinelsSeen)
+        probe.late = nil
+        screen.end()
+        if !clear && loop.hasFrame && end != .signal(SIGHUP) { output.printLast() }
+        if end != .signal(SIGHUP) {
+            for (player, name) in players { reportWarnings(player.info, problems: player.frameProblems, file: name) }
+        }
+        if let (name, error) = loop.errors.first { throw CLIFailure(file: name, error: error) }
         if case .signal(let s) = end {
             throw CLIFailure(message: "interrupted by \(s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : s == SIGHUP ? "SIGHUP" : "signal \(s)")", code: 1)
         }
@@ -246,10 +536,12 @@ struct Play: ParsableCommand {
 
     /// A single frame is printed at the cursor like `cat`, without entering curses mode: the
     /// output the plan picks shows frame 0 and prints it (`printLast`), as at the end of a play.
-    private func printStill(_ decoder: any AnimationDecoder, endedEarly: String?) throws(CLIFailure) {
+    private func printStill(_ decoder: any AnimationDecoder, index: Int, endedEarly: String?) throws(CLIFailure) {
         // Real pixels when the terminal has them, chosen as for animations (one probe serves
         // both this choice and the background below).
         let request = BackgroundRequest(bg)!
+        // A previewer's pipe: cells, and no query (the terminal, if any, belongs to the previewer).
+        let toTerminal = isatty(1) != 0
         var late: TerminalProbe.LateReplies?
         defer { TerminalProbe.absorbLate(late) }   // after the still: replies must not reach the shell
         func probeTerminal() -> TerminalReport {
@@ -257,7 +549,7 @@ struct Play: ParsableCommand {
             late = outcome.late
             return outcome.report
         }
-        let probed = !graphicsOptions.wantsCells ? probeTerminal() : nil
+        let probed = toTerminal && !graphicsOptions.wantsCells ? probeTerminal() : nil
         var plan = try probed.map { (p) throws(CLIFailure) in
             try graphicsOptions.plan(p, symbols: symbolOptions.symbols, memoryBytes: decodeOptions.maxMemoryMb << 20)
         } ?? .cells(symbolOptions.symbols)
@@ -278,7 +570,7 @@ struct Play: ParsableCommand {
             let (guessed, _) = ColorSelection.choose(colors, facts: facts)
             // The terminal is asked only when its answers matter: its background, its 16 colours
             // (and how many colours it really has, when terminfo's guess is 16).
-            if probed == nil && (request == .auto || guessed == .palette16) { report = probeTerminal() }
+            if toTerminal && probed == nil && (request == .auto || guessed == .palette16) { report = probeTerminal() }
             facts.answered(report)
             let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
             // --symbols lowered to what the terminal will show (fonts, kitty's own glyphs).
@@ -288,12 +580,19 @@ struct Play: ParsableCommand {
             cells = OutputPlan.CellSettings(mode: colorMode, dither: palette.dither, palette16: report.answeredPalette16)
         }
         let background = request.resolve(report).mode
-        var rows: Int32 = 24, cols: Int32 = 80
-        _ = animplay_window_size(1, &rows, &cols)
-        // Leave a line for the prompt that follows. A still is scaled here (printed once, it
-        // has no placement for the terminal to stretch).
-        var layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
+        var layout: RenderLayout
+        if toTerminal {
+            var rows: Int32 = 24, cols: Int32 = 80
+            _ = animplay_window_size(1, &rows, &cols)
+            // Leave a line for the prompt that follows. A still is scaled here (printed once, it
+            // has no placement for the terminal to stretch).
+            layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
                                     spareRow: plan.needsSpareRow)(Int(rows) - 1, Int(cols), plan.cell)
+        } else {
+            let box = Self.previewBox(size: size)
+            layout = RenderLayout.compute(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
+                                          columns: box.columns, rows: box.rows, fit: fitMode, scale: scale, cell: plan.cell)
+        }
         layout.row = 0
         let compositor: Compositor
         do { compositor = try Compositor(decoder: decoder) } catch {
@@ -301,13 +600,24 @@ struct Play: ParsableCommand {
         }
         let (preparer, makeOutput) = plan.build(background: background)
         let output = makeOutput(nil, TerminalOutput.sink(fd: 1), cells)
-        output.show(preparer.scale(compositor.frame(at: 0), index: 0, to: layout.size))
+        output.show(preparer.scale(compositor.frame(at: index), index: index, to: layout.size))
         output.printLast()
         reportWarnings(decoder.info, problems: compositor.problems, file: source.displayName, endedEarly: endedEarly)
     }
 }
 
 extension Play {
+    /// The box a preview written to a pipe fits into, in cells: --size, else what fzf says its
+    /// preview window is, else COLUMNS x LINES (lf, ranger and shells export them), else 80x24.
+    static func previewBox(size: String?, env: (String) -> String? = { getenv($0).map { String(cString: $0) } })
+        -> (columns: Int, rows: Int) {
+        if let size, let (w, h) = parseWxH(size) { return (w, h) }
+        for (c, r) in [("FZF_PREVIEW_COLUMNS", "FZF_PREVIEW_LINES"), ("COLUMNS", "LINES")] {
+            if let w = env(c).flatMap({ Int($0) }), let h = env(r).flatMap({ Int($0) }), w > 0, h > 0 { return (w, h) }
+        }
+        return (80, 24)
+    }
+
     /// What is wrong with a --size value: its form, or a zero.
     static func sizeProblem(_ s: String) -> String {
         let parts = s.lowercased().split(separator: "x", omittingEmptySubsequences: false)

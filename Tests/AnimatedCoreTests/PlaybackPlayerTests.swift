@@ -82,6 +82,22 @@ import Testing
         #expect(p.status.droppedFrames == 0)
     }
 
+    /// Raw delays that are all 0 (the file gives no time at all): one frame per display tick,
+    /// every frame shown, as `info` says; 0-ms frames among timed ones are passed over.
+    @Test func timelessFramesPlayOnePerTick() throws {
+        let time = ManualTime()
+        let t0 = time.now()
+        let p = try makePlayer(SolidDecoder(frames: 6, delayMs: 0), PlayerOptions(maxFPS: 30), time: time)
+        let run = play(p, time)
+        let tick = UInt64((1e9 / 30).rounded())
+        #expect(run.finished && run.frames == [0, 1, 2, 3, 4, 5])
+        #expect(run.times.map { ($0 - t0 + tick / 2) / tick } == [0, 1, 2, 3, 4, 5])
+        #expect(p.status.mergedFrames == 0)
+
+        let mixed = try makePlayer(SolidDecoder(delaysMs: [40, 0, 40]), PlayerOptions(maxFPS: 60), time: time)
+        #expect(play(mixed, time).frames == [0, 2])
+    }
+
     @Test func capMergesFramesShorterThanATick() throws {
         let time = ManualTime()
         let t0 = time.now()

@@ -17,7 +17,7 @@ private func oneLine(_ s: String) -> String {
 
     @Test func rootHelpNamesEveryDecodingLimitForExitFour() {
         let help = oneLine(Animplay.helpMessage(columns: 200))
-        #expect(help.contains("4 the image exceeds a decoding limit (see --max-pixels, --max-dimension, --max-memory-mb)"))
+        #expect(help.contains("4 the image exceeds a decoding limit (--max-pixels, --max-dimension, --max-memory-mb)"))
         #expect(help.contains("--version"))
     }
 
@@ -35,5 +35,41 @@ private func oneLine(_ s: String) -> String {
         #expect(Play.sizeProblem("0x0") == "--size must be at least 1x1 cells, got 0x0")
         #expect(Play.sizeProblem("80by24").contains("must look like WxH"))
         #expect(throws: (any Error).self) { try Play.parse(["x.gif", "--size", "0x0"]) }
+    }
+
+    /// Every line of the EXIT STATUS table fits 80 columns as written: nothing for the help
+    /// printer (or man) to wrap back to the margin; continuations are indented under the text.
+    @Test func exitStatusLinesFitEightyColumns() {
+        let help = Animplay.helpMessage(columns: 80)
+        let table = help.split(separator: "\n", omittingEmptySubsequences: false)
+            .drop(while: { $0 != "EXIT STATUS" }).dropFirst().prefix(while: { !$0.isEmpty })
+        #expect(table.count == 11)   // 7 codes, 4 continuation lines
+        for line in table { #expect(line.hasPrefix(" ") && line.count <= 80, "\(line)") }
+        #expect(table.last == " 64  usage error")
+    }
+
+    /// A negative number is a value to validate, not an unknown option ("Missing value").
+    @Test func negativeNumbersReachValidation() {
+        for (args, message) in [(["x.gif", "--loop", "-1"], "--loop must be 0 (forever) or more"),
+                                (["x.gif", "--speed", "-2"], "--speed must be between 0.1 and 10"),
+                                (["x.gif", "--max-memory-mb", "0"], "--max-memory-mb must be 1 or more, got 0"),
+                                (["x.gif", "--max-pixels", "-5"], "--max-pixels must be 1 or more, got -5"),
+                                (["x.gif", "--sprite", "2x2", "--fps", "-3"], "--fps must be more than 0")] {
+            do {
+                _ = try Animplay.parseAsRoot(args)
+                Issue.record("\(args) parsed")
+            } catch {
+                #expect(Animplay.message(for: error).contains(message), "\(Animplay.message(for: error))")
+            }
+        }
+    }
+
+    /// The bash script is ArgumentParser's with a wrapper for the default subcommand.
+    @Test func completionScriptsWrapTheGeneratedOnes() {
+        let bash = CompletionScripts.script(for: .bash)
+        #expect(bash.contains("_animplay_generated() {") && bash.contains("COMP_WORDS=(\"${COMP_WORDS[0]}\" play"))
+        #expect(bash.contains("play|info|dump|convert|probe|cache|help)"))
+        #expect(CompletionScripts.script(for: .zsh).contains("words=(\"${words[1]}\" play"))
+        #expect(CompletionScripts.script(for: .fish).contains("set -p unparsed_tokens play"))
     }
 }

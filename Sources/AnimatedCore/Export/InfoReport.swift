@@ -68,7 +68,12 @@ package enum InfoReport {
         if let o = info.orientation, o != .normal { s += "  exif      orientation \(o.rawValue) (\(o)), applied\n" }
         s += "  frames    \(info.frameCount)\n"
         s += "  plays     \(info.plays == 0 ? "forever" : String(info.plays))\n"
-        s += "  duration  \(JSONWriter.number(info.durationMs)) ms per play\n"
+        s += "  duration  \(JSONWriter.number(info.durationMs)) ms per play"
+        if info.durationMs == 0 {
+            // Raw delays of a file that gives no time at all: the player's rule (PlaybackSchedule).
+            s += " (every delay is 0: play shows one frame per display tick, 1/--max-fps, 16.7 ms at the default 60 fps)"
+        }
+        s += "\n"
         for w in info.warnings { s += "  warning   \(w)\n" }
         if let d = decode {
             s += "  decoded   \(info.frameCount) frames in \(JSONWriter.number(d.seconds)) s, "

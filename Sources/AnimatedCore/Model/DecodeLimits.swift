@@ -36,8 +36,13 @@ public struct DecodeLimits: Sendable, Equatable {
         }
         let bytes = pixels * 4 * workingCopies
         guard bytes <= maxDecodedBytes else {
-            throw .limitExceeded("canvas \(width)x\(height) needs \(bytes >> 20) MiB, limit \(maxDecodedBytes >> 20) MiB")
+            throw .limitExceeded("canvas \(width)x\(height) needs \(Self.size(bytes)), limit \(Self.size(maxDecodedBytes))")
         }
+    }
+
+    /// "36 KiB", "12 MiB": rounded up, in KiB below a MiB (a small canvas never "needs 0 MiB").
+    static func size(_ bytes: Int) -> String {
+        bytes < 1 << 20 ? "\((bytes + 1023) >> 10) KiB" : "\((bytes + (1 << 20) - 1) >> 20) MiB"
     }
 }
 

@@ -16,12 +16,15 @@ struct PlaybackSchedule: Sendable {
     /// overflow. 141 000 frames of 65 535 s, inside the default limits, would reach 2^63.
     static let maxCycleNanoseconds = 1 << 60
 
-    init(info: AnimationInfo, order: PlaybackOrder) {
-        self.init(durations: info.frames.indices.map { info.displayMs(at: $0) }, order: order)
+    init(info: AnimationInfo, order: PlaybackOrder, timelessFrameNanoseconds: Int = 100_000_000) {
+        self.init(durations: info.frames.indices.map { info.displayMs(at: $0) }, order: order,
+                  timelessFrameNanoseconds: timelessFrameNanoseconds)
     }
 
-    /// `durations` in milliseconds, one per frame.
-    init(durations: [Double], order: PlaybackOrder) {
+    /// `durations` in milliseconds, one per frame. `timelessFrameNanoseconds`: how long each
+    /// frame lasts when every duration is 0 (raw delays of a file that gives no time at all):
+    /// the player's display tick, so such a file plays as fast as the display rate cap allows.
+    init(durations: [Double], order: PlaybackOrder, timelessFrameNanoseconds: Int = 100_000_000) {
         precondition(durations.count == order.frameCount)
         self.order = order
         var ns = durations.map { ms -> Int in
@@ -29,9 +32,9 @@ struct PlaybackSchedule: Sendable {
             guard ms.isFinite, ms > 0 else { return 0 }
             return Int((min(ms, 86_400_000) * 1_000_000).rounded())
         }
-        // An animation whose every frame lasts 0 ms would never advance: show each for 100 ms
-        // (what browsers do with tiny delays).
-        if ns.allSatisfy({ $0 == 0 }) { ns = Array(repeating: 100_000_000, count: ns.count) }
+        // An animation whose every frame lasts 0 ms would never advance: each frame gets
+        // `timelessFrameNanoseconds` (a frame of 0 ms among others is passed over instead).
+        if ns.allSatisfy({ $0 == 0 }) { ns = Array(repeating: max(1, timelessFrameNanoseconds), count: ns.count) }
         var sums = [Int](repeating: 0, count: ns.count + 1)
         // Each delay is at most a day (2^46.3 ns), so a capped sum plus one never overflows.
         for i in ns.indices { sums[i + 1] = min(sums[i] + ns[i], Self.maxCycleNanoseconds) }

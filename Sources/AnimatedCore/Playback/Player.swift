@@ -80,11 +80,11 @@ public final class Player {
         options.speed = Self.clampSpeed(options.speed)
         self.options = options
         let order = Self.order(for: info, options: options)
-        schedule = PlaybackSchedule(info: info, order: order)
+        tick = options.maxFPS > 0 ? UInt64((1e9 / options.maxFPS).rounded()) : 0
+        schedule = PlaybackSchedule(info: info, order: order, timelessFrameNanoseconds: Self.timelessFrame(tick))
         let size = RenderSize(width: max(1, renderSize.width), height: max(1, renderSize.height))
         self.renderSize = size
         self.time = time
-        tick = options.maxFPS > 0 ? UInt64((1e9 / options.maxFPS).rounded()) : 0
         position = schedule.firstPosition
         sentPlayhead = position
         clock = DisplayClock(now: time.now(), nominal: schedule.start(of: position),
@@ -96,6 +96,10 @@ public final class Player {
         if info.provisional { buffer.noteSourceGrowth() }
         self.producer = try ProducerThread { producer.run(open: opener) }
     }
+
+    /// How long each frame of an animation whose delays are all 0 lasts (raw delays): one
+    /// display tick, i.e. as fast as the rate cap allows; 100 ms without a cap.
+    static func timelessFrame(_ tick: UInt64) -> Int { tick > 0 ? Int(tick) : 100_000_000 }
 
     /// The order to play in: while the data is still arriving, one play forward.
     private static func order(for info: AnimationInfo, options: PlayerOptions) -> PlaybackOrder {
@@ -116,7 +120,7 @@ public final class Player {
         let elapsed = max(0, (clock.isHeld ? clock.anchorNominal : clock.nominal(at: now)) - schedule.start(of: position))
         info = next
         let order = Self.order(for: next, options: options)
-        schedule = PlaybackSchedule(info: next, order: order)
+        schedule = PlaybackSchedule(info: next, order: order, timelessFrameNanoseconds: Self.timelessFrame(tick))
         if order.mode != .normal {
             // The first play went forward: continue the chosen order from the frame shown.
             position = order.cyclePosition(of: frame)
@@ -318,7 +322,7 @@ public final class Player {
         case .bounce: mode = .bounce; newP = (c - p) % c
         }
         let newOrder = PlaybackOrder(frameCount: order.frameCount, mode: mode, plays: order.plays)
-        schedule = PlaybackSchedule(info: info, order: newOrder)
+        schedule = PlaybackSchedule(info: info, order: newOrder, timelessFrameNanoseconds: Self.timelessFrame(tick))
         position = base + newP
         let start = schedule.start(of: position)
         let x = start + min(elapsed, max(0, schedule.duration(of: position) - 1))

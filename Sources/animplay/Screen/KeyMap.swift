@@ -8,11 +8,13 @@ enum PlaybackAction: Equatable {
     case toggleReverse
     case restart
     case toggleStatus
+    /// Several files played in turn: the next or the previous one.
+    case nextFile, previousFile
     case quit
 }
 
 /// Keys: space pause/resume; ←/→ step when paused; +/- speed; r reverse; 0 restart;
-/// i status line; q, a lone Esc, Ctrl-C quit. Keypad + − 0 act like the main keys.
+/// i status line; n/p next/previous file (several files in turn); q, a lone Esc, Ctrl-C quit. Keypad + − 0 act like the main keys.
 enum KeyMap {
     /// Each +/- multiplies or divides the speed by this (four presses double it).
     static let speedStep = 1.189207115
@@ -29,6 +31,8 @@ enum KeyMap {
         case 0x72, 0x52: return .toggleReverse     // r R
         case 0x30, KEY_HOME: return .restart       // 0
         case 0x69, 0x49: return .toggleStatus      // i I
+        case 0x6E, 0x4E: return .nextFile          // n N
+        case 0x70, 0x50: return .previousFile      // p P
         case 0x71, 0x51, 0x03: return .quit        // q Q Ctrl-C (when it arrives as a key)
         default: return nil
         }

@@ -13,6 +13,8 @@ enum PlaybackEnd: Equatable {
     case signal(Int32)
     /// The decoder failed on the producer thread before any frame could be shown.
     case failed(AnimatedError)
+    /// n or p while several files play in turn.
+    case nextFile, previousFile
 }
 
 /// The screen's event loop: draw what the player says is due, then sleep in `poll` on the
@@ -49,6 +51,8 @@ final class PlaybackLoop {
     var sourceNote: (() -> String)?
     /// Runs once, after the first frame is drawn (work that must not delay it).
     var afterFirstFrame: (() -> Void)?
+    /// Several files in turn: "2/5 name" for the status line (nil: one file; n/p do nothing).
+    var fileLabel: String?
 
     /// `renderSize`: what the player was created with (re-fitted if ncurses sees another size).
     init(player: Player, renderSize: RenderSize, screen: NcursesScreen, signals: SignalPipe,
@@ -101,6 +105,8 @@ final class PlaybackLoop {
             if let failure = output.failure { fallBack(because: failure) }
             for action in KeyMap.actions(for: keys) {
                 if action == .quit { return .quit }
+                if fileLabel != nil && action == .nextFile { return .nextFile }
+                if fileLabel != nil && action == .previousFile { return .previousFile }
                 apply(action)
             }
         }
@@ -130,7 +136,7 @@ final class PlaybackLoop {
         case .toggleReverse: player.toggleReverse()
         case .restart: player.restart()
         case .toggleStatus: showStatus.toggle(); relayout(repaint: false); return
-        case .quit: return
+        case .quit, .nextFile, .previousFile: return
         }
         redraw()
     }
@@ -196,15 +202,15 @@ final class PlaybackLoop {
         return TerminalText.escaped(Self.statusLine(player.status, provisional: player.info.provisional,
                                download: download.map { Self.downloadText($0.progress, now: lastStatusDraw) } ?? sourceNote?(),
                                scale: requestedScale.map { (shown: layout.factor, asked: $0) },
-                               notes: [output.statusNote].compactMap { $0 } + notes))
+                               notes: [output.statusNote].compactMap { $0 } + notes, file: fileLabel))
     }
 
     /// The status line: the state first (a narrow terminal cuts the end, never "paused"), then
     /// the place (and a download's progress), then the figures. `scale`: the user's --scale and
     /// the whole factor shown, mentioned when they differ. `notes`: facts that do not change
-    /// while playing, last.
+    /// while playing, last. `file`: which of several files plays ("2/5 name", already escaped).
     static func statusLine(_ s: PlayerStatus, provisional: Bool = false, download: String? = nil,
-                           scale: (shown: Int?, asked: Int)? = nil, notes: [String] = []) -> String {
+                           scale: (shown: Int?, asked: Int)? = nil, notes: [String] = [], file: String? = nil) -> String {
         var parts = [
             s.paused ? "paused" : s.finished ? "ended" : "playing",
             "frame \(s.frameIndex + 1)/\(s.frameCount)\(provisional ? "+" : "")",
@@ -224,6 +230,8 @@ final class PlaybackLoop {
         parts += notes
         // Right after the frame counter: on a narrow terminal the line is cut at the right.
         if let download { parts.insert(download, at: 2) }
+        // Which file, before the frame: the place is what a playlist's viewer looks for first.
+        if let file { parts.insert(file, at: 1) }
         return " " + parts.joined(separator: "  ")
     }
 

@@ -1,0 +1,78 @@
+"""--grid CxR in a pty (cells): every tile animates on its own clock.
+
+A fast animation (50 ms frames) and a slow one (1 s frames) side by side: the screen is
+followed as the bytes arrive, and the fast tile must change colour several times while the
+slow one keeps its first frame, then the slow one changes too.
+"""
+import os, tempfile
+import pyte
+import ptyharness as h
+from gifwriter import write_gif
+
+TMP = tempfile.mkdtemp(prefix='animplay-grid-')
+RED, GREEN, BLUE, YELLOW = (250, 0, 0), (0, 200, 0), (0, 0, 250), (250, 250, 0)
+
+
+def gif(name, colours, delay_cs, loops=0):
+    p = os.path.join(TMP, name)
+    write_gif(p, 16, 16, [[c] * 256 for c in colours], delay_cs=delay_cs, loops=loops)
+    return p
+
+
+class Follower:
+    """Feeds the output into a terminal as it arrives; records (left, right) tile colours."""
+    def __init__(self, cols, rows):
+        self.screen = h.AltScreen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.fed = 0
+        self.states = []
+
+    def colour(self, x0, x1):
+        seen = {}
+        for y in range(self.screen.lines):
+            for x in range(x0, x1):
+                ch = self.screen.buffer[y][x]
+                for c in (ch.fg, ch.bg):
+                    rgb = h.hexrgb(c)
+                    if isinstance(rgb, tuple):
+                        seen[rgb] = seen.get(rgb, 0) + 1
+        return max(seen, key=seen.get) if seen else None
+
+    def feed(self, everything):
+        self.stream.feed(h.without_apc(everything[self.fed:]))
+        self.fed = len(everything)
+        half = self.screen.columns // 2
+        state = (self.colour(0, half), self.colour(half, self.screen.columns))
+        if not self.states or self.states[-1] != state:
+            self.states.append(state)
+
+
+def test_each_tile_on_its_own_clock():
+    fast = gif('fast.gif', [RED, GREEN], 5)
+    slow = gif('slow.gif', [BLUE, YELLOW], 100)
+    f = Follower(80, 24)
+
+    def slow_changed(_new, everything):
+        f.feed(everything)
+        return any(s[1] == YELLOW for s in f.states)
+    r = h.run([fast, slow, '--grid', '2x1'], cols=80, rows=24, steps=[(slow_changed, b'q')], timeout=20)
+    assert r.status == 0 and r.stty_before == r.stty_after
+    before = [s for s in f.states[:next(i for i, s in enumerate(f.states) if s[1] == YELLOW)]]
+    lefts = [s[0] for s in before if s[1] == BLUE]
+    # The fast tile alternates red and green (≈ 20 changes in the slow tile's first second).
+    assert set(lefts) >= {RED, GREEN}
+    assert sum(1 for a, b in zip(lefts, lefts[1:]) if a != b) >= 4, f.states
+    assert r.screen.alt_entries == 1
+
+
+def test_grid_takes_the_first_cxr_files_and_ends_when_all_end():
+    a = gif('ga.gif', [RED, GREEN], 5, loops=1)
+    b = gif('gb.gif', [BLUE, YELLOW], 10, loops=1)
+    c = gif('gc.gif', [GREEN, RED], 5, loops=1)
+    r = h.run([a, b, c, '--grid', '2x1'], cols=80, rows=24, timeout=20)
+    assert r.status == 0
+    assert b'--grid 2x1 shows the first 2 of 3 files' in r.output
+    # The last picture stays in the normal screen: both tiles' last frames.
+    f = Follower(80, 24)
+    f.feed(r.output)
+    assert f.states[-1] == (GREEN, YELLOW)

@@ -1,11 +1,12 @@
 """The download cache against real servers on 127.0.0.1: our own (httpserver.py) and nginx
 from Debian (real ETag / Last-Modified / gzip). Each test has its own XDG_CACHE_HOME."""
-import fcntl, glob, os, shutil, signal, socket, subprocess, tempfile, threading, time
+import fcntl, os, shutil, signal, socket, subprocess, tempfile, threading, time
 import pytest
 import ptyharness as h
 import ptywatch
 from gifwriter import write_gif
 from httpserver import Server
+from cacheruns import entries, run
 
 RED, BLUE, GREEN = (250, 0, 0), (0, 0, 250), (0, 200, 0)
 
@@ -20,26 +21,6 @@ def root():
         write_gif(os.path.join(d, name), 256, 120, frames, delay_cs=4, loops=0)
     yield d
     shutil.rmtree(d, ignore_errors=True)
-
-
-@pytest.fixture()
-def server(root):
-    s = Server(root)
-    yield s
-    s.close()
-
-
-@pytest.fixture()
-def env(tmp_path):
-    return dict(os.environ, XDG_CACHE_HOME=str(tmp_path / 'xdg'))
-
-
-def entries(env):
-    return glob.glob(os.path.join(env['XDG_CACHE_HOME'], 'animplay', 'entries', '*.entry'))
-
-
-def run(args, env, timeout=60):
-    return subprocess.run([h.binary()] + args, capture_output=True, timeout=timeout, env=env)
 
 
 def test_second_run_revalidates_without_a_body(server, env):

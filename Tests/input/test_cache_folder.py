@@ -1,11 +1,11 @@
 """The cache folder against other users and interrupted runs: planted links and permissions,
 partial files of killed or interrupted stores, a lock held by a stopped process, and the
 listing and removal of entries (`cache info`, `cache remove`). Each test has its own cache."""
-import fcntl, glob, os, shutil, signal, stat, subprocess, tempfile, time
+import glob, os, shutil, signal, stat, subprocess, tempfile, time
 import pytest
 import ptyharness as h
 from gifwriter import write_gif
-from httpserver import Server
+from cacheruns import run
 
 RED, BLUE = (250, 0, 0), (0, 0, 250)
 
@@ -24,28 +24,12 @@ def root():
     shutil.rmtree(d, ignore_errors=True)
 
 
-@pytest.fixture()
-def server(root):
-    s = Server(root)
-    yield s
-    s.close()
-
-
-@pytest.fixture()
-def env(tmp_path):
-    return dict(os.environ, XDG_CACHE_HOME=str(tmp_path / 'xdg'))
-
-
 def folder(env, *parts):
     return os.path.join(env['XDG_CACHE_HOME'], 'animplay', *parts)
 
 
 def entries(env):
     return glob.glob(folder(env, 'entries', '*.entry'))
-
-
-def run(args, env, timeout=60):
-    return subprocess.run([h.binary()] + args, capture_output=True, timeout=timeout, env=env)
 
 
 def test_folders_are_created_private(server, env):

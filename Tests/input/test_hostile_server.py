@@ -2,12 +2,11 @@
 overflow, escape sequences in what a server says, credentials in URLs, pages that are not
 images, metadata too long or with control characters, trickles and stalls, redirects to other
 schemes on a libcurl that refuses the protocol string options. Each test has its own cache."""
-import glob, os, shutil, signal, socket, subprocess, tempfile, threading, time
+import os, shutil, socket, subprocess, tempfile, time
 import pytest
-import ptyharness as h
 import ptywatch
 from gifwriter import write_gif
-from httpserver import Server
+from cacheruns import entries, run
 
 RED, BLUE, GREEN, WHITE = (250, 0, 0), (0, 0, 250), (0, 200, 0), (250, 250, 250)
 
@@ -20,26 +19,6 @@ def root():
               delay_cs=5, loops=1)
     yield d
     shutil.rmtree(d, ignore_errors=True)
-
-
-@pytest.fixture()
-def server(root):
-    s = Server(root)
-    yield s
-    s.close()
-
-
-@pytest.fixture()
-def env(tmp_path):
-    return dict(os.environ, XDG_CACHE_HOME=str(tmp_path / 'xdg'))
-
-
-def entries(env):
-    return glob.glob(os.path.join(env['XDG_CACHE_HOME'], 'animplay', 'entries', '*.entry'))
-
-
-def run(args, env, timeout=90):
-    return subprocess.run([h.binary()] + args, capture_output=True, timeout=timeout, env=env)
 
 
 def one_line(r):

@@ -6,7 +6,6 @@ import pytest
 import ptyharness as h
 import ptywatch
 from gifwriter import write_gif
-from httpserver import Server
 
 RED, BLUE, GREEN, WHITE = (250, 0, 0), (0, 0, 250), (0, 200, 0), (250, 250, 250)
 
@@ -23,13 +22,6 @@ def root():
         shutil.copy(os.path.join(samples, name), d)
     yield d
     shutil.rmtree(d, ignore_errors=True)
-
-
-@pytest.fixture()
-def server(root):
-    s = Server(root)
-    yield s
-    s.close()
 
 
 @pytest.fixture(autouse=True)

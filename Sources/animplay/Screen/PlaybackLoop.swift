@@ -173,17 +173,7 @@ final class PlaybackLoop {
     }
 
     private func wait(until deadline: UInt64?) {
-        var fds = [pollfd(fd: screen.inputFD, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)]
-        if let deadline {
-            let now = MonotonicClock.nanoseconds()
-            let ns = deadline > now ? deadline - now : 0
-            // Rounded up to the next millisecond: never early (the player keeps absolute
-            // deadlines, so the sub-millisecond lateness does not accumulate).
-            _ = poll(&fds, 2, Int32(min((ns + 999_999) / 1_000_000, 3_600_000)))
-        } else {
-            _ = poll(&fds, 2, -1)
-        }
+        waitForInput(screen.inputFD, orSignal: signals.readFD, until: deadline)
     }
 
     /// While a stream arrives, the status line's download figures move even between frames.

@@ -17,11 +17,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var frames: [[UInt8]] = []
     var ms: [Double] = []
     for i in 0..<count { frames.append(compositor.frame(at: i).snapshot()); ms.append(info.displayMs(at: i)) }
+    // WebP with `exact`: byte-exact frames, transparent pixels' colour included (the default,
+    // inexact, is checked by Tests/encoders/roundtrip.py).
+    var options = EncoderOptions()
+    options.keepTransparentColor = true
     for format in EncodedFormat.allCases {
         let sink = MemorySink()
         do {
             let encoder = try AnimationEncoders.make(format, width: info.width, height: info.height, plays: info.plays,
-                                                     options: EncoderOptions(), sink: sink)
+                                                     options: options, sink: sink)
             for i in 0..<count { try encoder.add(compositor.frame(at: i), durationMs: ms[i]) }
             try encoder.finish()
         } catch {

@@ -71,10 +71,10 @@ struct SourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --atlas: only the frames of this Aseprite tag, in its direction.", valueName: "NAME"))
     var tag: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Sheets and sequences: frames per second (default 10; an atlas's durations apply unless --fps or --delay is given).", valueName: "F"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frames per second. Sheets and sequences: default 10 (an atlas's durations apply unless --fps or --delay is given); an animation: every frame is retimed to 1/F s (--speed then scales that).", valueName: "F"))
     var fps: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Sheets and sequences: milliseconds per frame (instead of --fps).", valueName: "MS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Milliseconds per frame (instead of --fps): for sheets and sequences, and to retime every frame of an animation.", valueName: "MS"))
     var delay: Double?
 
     @Option(help: ArgumentHelp("Frame sequences: each frame's own delay in milliseconds, comma-separated, one per frame (e.g. 100,100,300).", valueName: "MS,MS,..."))
@@ -120,6 +120,24 @@ struct SourceOptions: ParsableArguments {
 
     /// The user's delay per frame, if given.
     private var delayMs: Double? { delay ?? fps.map { 1000 / $0 } }
+
+    /// An animation file: `--frames` cuts sheets and `--delays` times sequences; refused here.
+    private func refuseSheetOnlyOptions(_ name: String) throws(CLIFailure) {
+        if frames != nil { throw CLIFailure(file: name, message: "--frames applies to sprite sheets (--sprite, --atlas) and frame sequences (--range selects frames of an animation)", code: 64) }
+        if delays != nil { throw CLIFailure(file: name, message: "--delays applies to frame sequences (several files or a folder)", code: 64) }
+    }
+
+    /// `options` with every frame retimed to `--fps`/`--delay`, if given (stored delays, and the
+    /// browsers' 10 ms rule, then no longer matter: `--raw-delays` contradicts it).
+    private func retimed(_ options: DecodeOptions, _ decode: DecodeOptionGroup) throws(CLIFailure) -> DecodeOptions {
+        guard let ms = delayMs else { return options }
+        if decode.rawDelays {
+            throw CLIFailure(message: "--raw-delays shows the stored delays; --fps and --delay replace them: give one or the other", code: 64)
+        }
+        var o = options
+        o.timing.frameMs = ms
+        return o
+    }
 
     /// Opens the source as a decoder (streams read to their end); `warnEarlyEnd`: one warning
     /// line now if the stream ended early (false: the caller reports it with the others).
@@ -174,10 +192,8 @@ struct SourceOptions: ParsableArguments {
                     : try FrameSequenceDecoder(folder: first, delayMs: delay, delaysMs: delayList, frameLimit: frames, options: options))
             }
             if !isSheet {
-                if fps != nil || delay != nil || frames != nil || delays != nil {
-                    throw CLIFailure(file: first, message: "--fps, --delay and --frames apply to sprite sheets (--sprite, --atlas) and frame sequences", code: 64)
-                }
-                return try InputSource.open(first, options: options, network: network, progressive: progressive, watch: watch)
+                try refuseSheetOnlyOptions(first)
+                return try InputSource.open(first, options: retimed(options, decode), network: network, progressive: progressive, watch: watch)
             }
             let layout: SpriteSheetSpec.Layout
             if let sprite, let (columns, rows) = parseWxH(sprite) {
@@ -208,11 +224,9 @@ struct SourceOptions: ParsableArguments {
 
     /// One of several files played in turn, opened on its own (never as a frame sequence).
     func openOne(_ name: String, _ decode: DecodeOptionGroup, progressive: Bool) throws(CLIFailure) -> OpenedInput {
-        if fps != nil || delay != nil || frames != nil {
-            throw CLIFailure(file: name, message: "--fps, --delay and --frames apply to sprite sheets (--sprite, --atlas) and frame sequences (--sequence)", code: 64)
-        }
+        try refuseSheetOnlyOptions(name)
         do {
-            return try InputSource.open(name, options: decode.decodeOptions, network: network, progressive: progressive)
+            return try InputSource.open(name, options: retimed(decode.decodeOptions, decode), network: network, progressive: progressive)
         } catch {
             throw CLIFailure(file: name == InputSource.stdinName ? "<stdin>" : URLText.masked(name), error: error)
         }

@@ -50,8 +50,8 @@ struct Convert: ParsableCommand {
     @Option(help: ArgumentHelp("WebP: maximum keyframe interval.", valueName: "N"))
     var kmax: Int?
 
-    @Flag(help: "WebP lossless: let libwebp change the colour of fully transparent pixels (invisible; often smaller).")
-    var inexactTransparent = false
+    @Flag(help: "WebP lossless: keep the colour of fully transparent pixels too (byte-exact frames; by default libwebp may change it, which no viewer shows and which is often smaller).")
+    var exact = false
 
     @Flag(help: "GIF: no dithering of quantised frames.")
     var noDither = false
@@ -109,7 +109,7 @@ struct Convert: ParsableCommand {
         o.mixed = mixed
         o.method = method
         o.keyframeMin = kmin; o.keyframeMax = kmax
-        o.keepTransparentColor = !inexactTransparent
+        o.keepTransparentColor = exact
         o.dither = !noDither
         o.globalPalette = !localPalettes
         if let background, let c = parseHexColor(background) { o.background = (c.0, c.1, c.2) }

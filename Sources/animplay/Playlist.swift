@@ -49,6 +49,7 @@ final class HeldStill: AnimationDecoder {
         self.base = base
         var info = base.info
         info.frames[0].delayMs = Playlist.stillMs
+        info.timing.frameMs = nil   // --fps retimes animations, not the pause on a still
         info.plays = 1
         self.info = info
     }

@@ -4,7 +4,11 @@ composited frames, shown for the same times, with the same loop count.
 
 - APNG: identical frames (byte for byte, transparent pixels' colour included), the same number.
 - WebP: WebPAnimEncoder may merge a frame identical to the one before into its duration, so
-  the timelines are compared (runs of identical frames merged on both sides).
+  the timelines are compared (runs of identical frames merged on both sides). By default
+  (inexact, as gif2webp) libwebp may change the colour of pixels of alpha 0, so frames are
+  compared as a browser shows them: every alpha-0 pixel equal whatever its colour, every other
+  pixel byte for byte. `webp-exact` (`convert --exact`) compares byte for byte, run on every
+  input that has an alpha-0 pixel of another colour than (0,0,0) (elsewhere it is the same file).
 - GIF: only where every frame has at most 256 colours and no partial alpha (the rest is
   quantised); transparent pixels compare as transparent (GIF has no colour under alpha 0).
 - Times: the end time of every run within half a stored unit (1 ms; GIF 10 ms), except where
@@ -22,7 +26,9 @@ CORPUS = os.path.join(ROOT, 'Tests', 'Fixtures', 'corpus')
 sys.path.insert(0, CORPUS)
 from check import read_pam  # noqa: E402  (the corpus tool's PAM reader)
 
-FORMATS = {'apng': ('png', 1.0, 11), 'webp': ('webp', 1.0, 11), 'gif': ('gif', 10.0, 20)}
+# format: (extension, stored time unit in ms, shortest delay written, extra convert arguments)
+FORMATS = {'apng': ('png', 1.0, 11, []), 'webp': ('webp', 1.0, 11, []), 'webp-exact': ('webp', 1.0, 11, ['--exact']),
+           'gif': ('gif', 10.0, 20, [])}
 
 
 class Failure(Exception):
@@ -56,6 +62,14 @@ def decode(binary, path, out):
 
 def transparent_normalised(data):
     """RGBA with every alpha-0 pixel made (0,0,0,0)."""
+    try:
+        import numpy as np
+    except ImportError:
+        np = None
+    if np is not None:
+        a = np.frombuffer(data, dtype=np.uint32).copy()
+        a[(a >> 24) == 0] = 0
+        return a.tobytes()
     b = bytearray(data)
     for i in range(3, len(b), 4):
         if b[i] == 0:
@@ -101,10 +115,12 @@ def timeline(frames, delays):
 
 
 def check(binary, path, fmt, work):
-    ext, unit, minimum = FORMATS[fmt]
+    ext, unit, minimum, extra = FORMATS[fmt]
     src_frames, src_delays, src_plays, size = decode(binary, path, os.path.join(work, 'src'))
+    if fmt == 'webp-exact' and all(transparent_normalised(f) == f for f in src_frames):
+        return 'no coloured transparent pixels: the same file as webp'
     out = os.path.join(work, 'out.' + ext)
-    rc, err = run([binary, 'convert', path, '-o', out, '--format', fmt])
+    rc, err = run([binary, 'convert', path, '-o', out, '--format', fmt.split('-')[0], *extra])
     if rc != 0 and 'cannot hold a' in err and rc == 2:
         return f'refused as expected: {err}'   # e.g. WebP's 16383-pixel side limit
     if rc != 0:
@@ -112,20 +128,23 @@ def check(binary, path, fmt, work):
     got_frames, got_delays, got_plays, got_size = decode(binary, out, os.path.join(work, 'got'))
     if got_size != size:
         raise Failure(f'size {got_size} != {size}')
-    if fmt == 'webp' and len(got_frames) == 1 and len(set(src_frames)) == 1:
+    webp = fmt.startswith('webp')
+    if fmt in ('gif', 'webp'):
+        # No colour under alpha 0 (GIF), or not kept (WebP without --exact): compare as shown.
+        src_frames = [transparent_normalised(f) for f in src_frames]
+        got_frames = [transparent_normalised(f) for f in got_frames]
+    if webp and len(got_frames) == 1 and len(set(src_frames)) == 1:
         # Every frame the same: WebPAnimEncoder writes a still image, the same picture forever.
         if got_frames[0] != src_frames[0]:
             raise Failure('the still picture differs')
         return 'one picture, written as a still'
-    if fmt == 'webp':
+    if webp:
         src_plays = min(src_plays, 0xFFFF)   # WebP's loop count is 16 bits
     if got_plays != src_plays:
         raise Failure(f'plays {got_plays} != {src_plays}')
     if fmt == 'gif':
         if not gif_exact(src_frames):
             return 'skipped (more than 256 colours or partial alpha)'
-        src_frames = [transparent_normalised(f) for f in src_frames]
-        got_frames = [transparent_normalised(f) for f in got_frames]
     if fmt == 'apng' and len(got_frames) != len(src_frames):
         raise Failure(f'{len(got_frames)} frames, {len(src_frames)} expected')
     a, b = timeline(src_frames, src_delays), timeline(got_frames, got_delays)
@@ -157,7 +176,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--bin', default=os.path.join(ROOT, '.build', 'release', 'animplay'))
     ap.add_argument('--only', default='')
-    ap.add_argument('--formats', default='apng,webp,gif')
+    ap.add_argument('--formats', default='apng,webp,webp-exact,gif')
     ap.add_argument('-j', type=int, default=2)
     ap.add_argument('-v', action='store_true')
     args = ap.parse_args()

@@ -89,3 +89,71 @@ def test_interrupt_leaves_no_output(tmp_path):
     err = proc.communicate(timeout=60)[1]
     assert proc.returncode != 0 and 'interrupted' in err
     assert sorted(os.listdir(tmp_path)) == ['big.gif']
+
+
+def durations(path, *options):
+    import json
+    p = run('info', str(path), '--json', *options)
+    assert p.returncode == 0, p.stderr
+    return [f['displayMs'] for f in json.loads(p.stdout)['frames']]
+
+
+@pytest.mark.parametrize('fmt', ['webp', 'gif', 'png'])
+def test_fps_and_delay_retime_every_frame_of_an_animation(tmp_path, fmt):
+    src = durations(BOUNCE)
+    assert len(set(src)) > 1 or src[0] != 50   # the retiming changes something
+    out = tmp_path / ('fps.' + fmt)
+    p = run('convert', BOUNCE, '--fps', '20', '-o', str(out))
+    assert p.returncode == 0, p.stderr
+    assert durations(out) == [50] * len(src)
+    # --delay is the same in milliseconds, and --speed then scales it.
+    out = tmp_path / ('delay.' + fmt)
+    p = run('convert', BOUNCE, '--delay', '80', '--speed', '2', '-o', str(out))
+    assert p.returncode == 0, p.stderr
+    assert durations(out) == [40] * len(src)
+
+
+def test_play_and_info_retime_animations_the_same_way(tmp_path):
+    # play and info open their input as convert does: what info reports is what play schedules.
+    n = len(durations(BOUNCE))
+    assert durations(BOUNCE, '--fps', '4') == [250] * n
+    assert durations(BOUNCE, '--delay', '30') == [30] * n
+
+
+@pytest.mark.parametrize('options, message', [
+    (['--fps', '10', '--delay', '50'], 'not both'),
+    (['--fps', '10', '--raw-delays'], '--raw-delays'),
+    (['--delays', '10,20'], '--delays applies'),
+    (['--frames', '3'], '--frames applies'),
+])
+def test_contradictory_timing_options_are_usage_errors(tmp_path, options, message):
+    for command in (['convert', BOUNCE, '-o', str(tmp_path / 'x.webp')], ['info', BOUNCE]):
+        p = run(*command, *options)
+        assert p.returncode == 64, (command, options, p.stderr)
+        assert message in p.stderr and p.stderr.count('\n') <= 3
+    assert not (tmp_path / 'x.webp').exists()
+
+
+def test_webp_is_inexact_under_alpha_0_unless_exact(tmp_path):
+    # samples/bounce.gif clears to transparent; moon_impact keeps colours under alpha 0.
+    src = os.path.join(ROOT, 'Tests', 'Fixtures', 'corpus', 'inputs', 'gif', 'image-gif', 'moon_impact.gif')
+    default, exact = tmp_path / 'd.webp', tmp_path / 'e.webp'
+    assert run('convert', src, '-o', str(default)).returncode == 0
+    assert run('convert', src, '-o', str(exact), '--exact').returncode == 0
+    assert default.stat().st_size < exact.stat().st_size
+    frames = {}
+    for name in ('src', 'd', 'e'):
+        d = tmp_path / (name + '-frames')
+        p = run('dump', src if name == 'src' else str(tmp_path / (name + '.webp')), '-o', str(d), '--format', 'pam')
+        assert p.returncode == 0, p.stderr
+        frames[name] = [(d / f).read_bytes() for f in sorted(os.listdir(d))]
+
+    def shown(data):   # as a browser shows it: no colour under alpha 0
+        b = bytearray(data[data.index(b'ENDHDR\n') + 7:])
+        for i in range(3, len(b), 4):
+            if b[i] == 0:
+                b[i - 3:i] = b'\0\0\0'
+        return bytes(b)
+    assert frames['e'] == frames['src'][:len(frames['e'])] or len(frames['e']) < len(frames['src'])
+    assert [shown(f) for f in frames['d']] == [shown(f) for f in frames['e']]
+    assert frames['d'] != frames['e']   # the colours under alpha 0 did change

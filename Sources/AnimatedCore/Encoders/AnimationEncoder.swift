@@ -13,6 +13,19 @@ public protocol AnimationEncoder: AnyObject {
 
     /// Writes the end of the file. Nothing may be added after.
     func finish() throws(AnimatedError)
+
+    /// How many frames spread over the animation the encoder would like to see before the
+    /// first `add` (0: none; the GIF encoder makes one palette from them).
+    var wantedSamples: Int { get }
+
+    /// A frame of the animation, given before any `add` to plan with (not written).
+    func addSample(_ canvas: Canvas) throws(AnimatedError)
+}
+
+extension AnimationEncoder {
+    /// Encoders that plan nothing want no samples.
+    public var wantedSamples: Int { 0 }
+    public func addSample(_ canvas: Canvas) throws(AnimatedError) {}
 }
 
 /// The three formats animplay writes.
@@ -45,9 +58,10 @@ public struct EncoderOptions: Sendable, Equatable {
     /// WebP: keyframe interval bounds (`kmin`/`kmax`); nil: libwebp's defaults.
     public var keyframeMin: Int?
     public var keyframeMax: Int?
-    /// WebP lossless: keep the colour of fully transparent pixels (byte-exact frames). Off, libwebp
-    /// may change it (invisible: alpha is 0), which often compresses better.
-    public var keepTransparentColor = true
+    /// WebP lossless: keep the colour of fully transparent pixels (byte-exact frames). Off (the
+    /// default, as gif2webp and cwebp), libwebp may change it, which often compresses better and
+    /// which no viewer shows: a pixel of alpha 0 looks the same whatever its colour.
+    public var keepTransparentColor = false
     /// WebP: compression method 0 (fast) ... 6 (small).
     public var method: Int
     /// GIF: Floyd–Steinberg dithering of quantised frames (libimagequant).

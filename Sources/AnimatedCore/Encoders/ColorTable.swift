@@ -39,6 +39,18 @@ final class ColorTable {
         return true
     }
 
+    /// Makes the table a palette's: every opaque colour at its palette index (the first if
+    /// repeated); transparent entries (0) keep their place. `insert` is not used after this.
+    func assign(_ palette: [UInt32]) {
+        removeAll()
+        for (i, c) in palette.enumerated() where c != 0 {
+            let s = slot(c)
+            if slots[s] == c { continue }
+            slots[s] = c; indexes[s] = UInt8(i)
+        }
+        colors = palette
+    }
+
     /// The palette index of an opaque colour, or nil.
     @inline(__always)
     func index(of c: UInt32) -> UInt8? {

@@ -1,5 +1,10 @@
 import CGIF
 import CImageQuant
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// GIF through giflib (container, LZW), with libimagequant for frames of more than 256 colours.
 ///
@@ -13,6 +18,17 @@ import CImageQuant
 /// pixel is left unchanged) is written with those colours. Otherwise libimagequant makes the
 /// palette (optionally dithered), and later frames are compared with what was actually shown,
 /// so the error does not accumulate; a pixel within `tolerance` of what is shown is left alone.
+///
+/// One palette for many frames: quantising every frame on its own is what made this encoder
+/// slower than ImageMagick. Frames given to `addSample` beforehand (the transcoder samples a few
+/// across the animation) fill a libimagequant histogram, quantised once into the shared
+/// palette (with a fixed transparent entry for unchanged pixels); without samples the first frame
+/// that needs a palette is its histogram. Each frame of too many colours is then only remapped
+/// onto it (libimagequant's dithering), and quantised on its own only when the remapped pixels
+/// are off by more than `sharedLimit` (mean squared error per channel): a scene cut.
+/// libimagequant refines the palette while remapping without dithering, so the palette of a
+/// frame is read back after each remap, and the frame uses the global table only when it came
+/// out the same.
 /// GIF has no partial alpha: alpha below 128 is transparent, or everything is blended over
 /// `EncoderOptions.background`. Delays: `DelaySchedule.gif`.
 public final class GIFAnimationEncoder: AnimationEncoder {
@@ -39,6 +55,20 @@ public final class GIFAnimationEncoder: AnimationEncoder {
     private var indexes: [UInt8] = []
     private var scratch: [UInt32] = []
     private var finished = false
+    /// libimagequant's settings (quality, 256 colours), made once.
+    private let attr: OpaquePointer
+    /// The colours of the sampled frames, until the shared palette is made from them.
+    private var histogram: OpaquePointer?
+    /// A sampled frame has more than 256 colours: the shared palette is made from the samples.
+    private var samplesNeedPalette = false
+    /// Every colour of the sampled frames while they fit one table: then the global table.
+    private let sampledColors = ColorTable()
+    private var sampledColorsFit = true
+    /// The shared palette (a libimagequant result) once a frame needed it.
+    private var shared: OpaquePointer?
+    /// Mean squared error per channel above which a frame remapped onto the shared palette gets
+    /// its own instead.
+    private let sharedLimit: Double
 
     /// giflib's output callback target (giflib holds it as a raw pointer in `UserData`).
     private final class Writer {
@@ -55,10 +85,64 @@ public final class GIFAnimationEncoder: AnimationEncoder {
         pendingTarget = PixelPlane(width: width, height: height)
         incoming = PixelPlane(width: width, height: height)
         writer = Writer(sink: sink)
+        guard let attr = liq_attr_create() else { throw .system("libimagequant: out of memory") }
+        self.attr = attr
+        _ = liq_set_quality(attr, 0, Int32(q))
+        _ = liq_set_max_colors(attr, 256)
+        sharedLimit = Self.remapLimit(quality: q)
     }
 
     deinit {
         if let file { _ = EGifCloseFile(file, nil) }
+        if let histogram { liq_histogram_destroy(histogram) }
+        if let shared { liq_result_destroy(shared) }
+        liq_attr_destroy(attr)
+    }
+
+    /// How far (mean squared error per channel, 0-255 scale) remapped pixels may be from the
+    /// frame: 12 times libimagequant's own target for the quality (its `quality_to_mse`), as
+    /// measured on ffmpeg's testsrc2 and mandelbrot at quality 90: dithered remaps onto a palette
+    /// of sampled frames come out at 10-30 (a frame's own palette: 6-12), and SSIM stays far
+    /// above ffmpeg's single palette.
+    static func remapLimit(quality q: Double) -> Double {
+        if q >= 100 { return 0 }
+        let mse = max(0, 0.016 / (0.001 + q) - 0.001) + 2.5 / pow(210 + q, 1.2) * (100.1 - q) / 100
+        return max(4, mse * 65536 / 6 * 12)
+    }
+
+    public var wantedSamples: Int { 8 }
+
+    public func addSample(_ canvas: Canvas) throws(AnimatedError) {
+        precondition(!finished && !hasPending && file == nil, "samples come before the frames")
+        precondition(canvas.width == width && canvas.height == height, "frame size differs from the encoder's")
+        incoming.copy(from: canvas)
+        flattenAlpha(incoming)
+        let p = incoming.base
+        colors.removeAll()
+        for i in 0..<(width * height) where p[i] != 0 && !colors.insert(p[i]) { samplesNeedPalette = true; break }
+        if samplesNeedPalette { sampledColorsFit = false }
+        if sampledColorsFit {
+            for c in colors.colors where !sampledColors.insert(c) { sampledColorsFit = false; break }
+        }
+        try addToHistogram(p, width: width, height: height)
+    }
+
+    /// Adds pixels (straight RGBA, 0 = transparent) to the histogram the shared palette is made from.
+    private func addToHistogram(_ pixels: UnsafeMutablePointer<UInt32>, width w: Int, height h: Int) throws(AnimatedError) {
+        animplay_liq_one_thread()
+        if histogram == nil {
+            guard let hist = liq_histogram_create(attr) else { throw .system("libimagequant: out of memory") }
+            histogram = hist
+            // Unchanged pixels are transparent: the shared palette always has a transparent entry.
+            _ = liq_histogram_add_fixed_color(hist, liq_color(r: 0, g: 0, b: 0, a: 0), 0.45455)
+        }
+        guard let image = liq_image_create_rgba(attr, pixels, Int32(w), Int32(h), 0) else {
+            throw .system("libimagequant: out of memory")
+        }
+        defer { liq_image_destroy(image) }
+        guard liq_histogram_add_image(histogram!, attr, image) == LIQ_OK else {
+            throw .system("libimagequant could not take a frame's colours")
+        }
     }
 
     public func add(_ canvas: Canvas, durationMs: Double) throws(AnimatedError) {
@@ -135,6 +219,14 @@ public final class GIFAnimationEncoder: AnimationEncoder {
     private func writePending(covering clear: FrameRect?) throws(AnimatedError) {
         let s = shown.base, t = pendingTarget.base
         drift = 0
+        if file == nil, options.globalPalette, sampledColorsFit, sampledColors.count > 0 {
+            // Frames of few colours (a GIF re-encoded): the samples' colours as the global
+            // table, with a transparent entry if there is room, rather than the first frame's.
+            var palette = sampledColors.colors
+            if palette.count < 256 { globalTransparent = palette.count; palette.append(0) }
+            try open(globalPalette: palette)
+            global.assign(palette)
+        }
         // The changed rectangle (plus the area to clear afterwards).
         var x0 = width, y0 = height, x1 = -1, y1 = -1
         for y in 0..<height {
@@ -184,7 +276,8 @@ public final class GIFAnimationEncoder: AnimationEncoder {
         if fits {
             if file != nil, options.globalPalette, global.count > 0,
                !unchanged || globalTransparent != nil,
-               colors.colors.allSatisfy({ global.index(of: $0) != nil }) {
+               colors.colors.allSatisfy({ global.index(of: $0) != nil }),
+               Self.globalPays(pixels: n, globalColors: global.count, localColors: colors.count + (unchanged ? 1 : 0)) {
                 useGlobal = true
                 palette = global.colors
                 transparent = unchanged ? globalTransparent : nil
@@ -220,10 +313,12 @@ public final class GIFAnimationEncoder: AnimationEncoder {
         if file == nil {
             try open(globalPalette: options.globalPalette ? palette : nil)
             if options.globalPalette {
-                for c in palette where c != 0 { _ = global.insert(c) }
+                global.assign(palette)
                 globalTransparent = transparent
                 useGlobal = true
             }
+        } else if !fits, options.globalPalette, transparent == globalTransparent || transparent == nil, palette == global.colors {
+            useGlobal = true   // remapped onto the shared palette, which is the global table
         }
         let delay = schedule.next(pendingDuration)
         try writeFrame(r, palette: useGlobal ? nil : palette, transparent: transparent,
@@ -231,8 +326,18 @@ public final class GIFAnimationEncoder: AnimationEncoder {
         if clear != nil { shown.clear(r) }
     }
 
-    /// libimagequant's palette and indexes for the changed pixels of `r` (unchanged ones are
-    /// transparent in its input, and come out as the transparent index).
+    /// Whether a frame of `pixels` pixels in `localColors` colours should use the global table of
+    /// `globalColors`: its codes are wider by the difference in bits per index (about that many
+    /// bits more per pixel after LZW), against the bytes of a local table.
+    static func globalPays(pixels: Int, globalColors: Int, localColors: Int) -> Bool {
+        func bits(_ n: Int) -> Int { var b = 1; while 1 << b < n { b += 1 }; return b }
+        let extra = bits(globalColors) - bits(localColors)
+        return extra <= 0 || pixels * extra / 8 <= 3 << bits(localColors)
+    }
+
+    /// The palette and indexes for the changed pixels of `r` (unchanged ones are transparent in
+    /// libimagequant's input, and come out as the transparent index): remapped onto the shared
+    /// palette, or quantised on their own when that is too far off.
     private func quantize(_ r: FrameRect, unchanged: Bool) throws(AnimatedError) -> ([UInt32], Int?) {
         let s = shown.base, t = pendingTarget.base
         let n = r.width * r.height
@@ -243,46 +348,84 @@ public final class GIFAnimationEncoder: AnimationEncoder {
                 for x in 0..<r.width { out[y * r.width + x] = differs(rs[x], rt[x]) ? rt[x] : 0 }
             }
         }
-        guard let attr = liq_attr_create() else { throw .system("libimagequant: out of memory") }
-        defer { liq_attr_destroy(attr) }
-        let q = Int32(max(0, min(100, options.quality)))
-        _ = liq_set_quality(attr, 0, q)
-        _ = liq_set_max_colors(attr, 256)
-        var palette: [UInt32] = []
-        var transparent: Int?
-        let failed: Bool = scratch.withUnsafeBytes { rgba in
-            guard let image = liq_image_create_rgba(attr, rgba.baseAddress!, Int32(r.width), Int32(r.height), 0) else { return true }
+        animplay_liq_one_thread()
+        return try scratch.withUnsafeMutableBufferPointer { (px) throws(AnimatedError) -> ([UInt32], Int?) in
+            let pixels = px.baseAddress!
+            guard let image = liq_image_create_rgba(attr, pixels, Int32(r.width), Int32(r.height), 0) else {
+                throw .system("libimagequant: out of memory")
+            }
             defer { liq_image_destroy(image) }
+            if shared == nil {
+                if !samplesNeedPalette {
+                    if let h = histogram { liq_histogram_destroy(h); histogram = nil }
+                    try addToHistogram(pixels, width: r.width, height: r.height)
+                }
+                var result: OpaquePointer?
+                guard liq_histogram_quantize(histogram!, attr, &result) == LIQ_OK, let result else {
+                    throw .system("libimagequant could not make a palette")
+                }
+                liq_histogram_destroy(histogram!); histogram = nil
+                _ = liq_set_dithering_level(result, options.dither ? 1.0 : 0)
+                shared = result
+            }
+            let remapped = try remap(image, with: shared!, n: n)
+            if meanSquaredError(pixels, n: n, palette: remapped.0) <= sharedLimit { return remapped }
+            // Too far from the shared palette (a new scene): this frame's own.
             var result: OpaquePointer?
-            guard liq_image_quantize(image, attr, &result) == LIQ_OK, let result else { return true }
+            guard liq_image_quantize(image, attr, &result) == LIQ_OK, let result else {
+                throw .system("libimagequant could not quantise a frame")
+            }
             defer { liq_result_destroy(result) }
             _ = liq_set_dithering_level(result, options.dither ? 1.0 : 0)
-            let rc = indexes.withUnsafeMutableBytes { liq_write_remapped_image(result, image, $0.baseAddress!, n) }
-            guard rc == LIQ_OK, let pal = liq_get_palette(result) else { return true }
-            let count = Int(pal.pointee.count)
-            withUnsafeBytes(of: pal.pointee.entries) { raw in
-                let entries = raw.bindMemory(to: liq_color.self)
-                for i in 0..<count {
-                    let c = entries[i]
-                    if c.a < 128 {
-                        if transparent == nil { transparent = i }
-                        palette.append(0)
-                    } else {
-                        palette.append(0xFF00_0000 | UInt32(c.b) << 16 | UInt32(c.g) << 8 | UInt32(c.r))
-                    }
+            return try remap(image, with: result, n: n)
+        }
+    }
+
+    /// Writes `image`'s indexes for `result` into `indexes`; its palette, every entry below half
+    /// alpha made the one transparent index.
+    private func remap(_ image: OpaquePointer, with result: OpaquePointer, n: Int) throws(AnimatedError) -> ([UInt32], Int?) {
+        let rc = indexes.withUnsafeMutableBytes { liq_write_remapped_image(result, image, $0.baseAddress!, n) }
+        guard rc == LIQ_OK, let pal = liq_get_palette(result) else { throw .system("libimagequant could not remap a frame") }
+        var palette: [UInt32] = []
+        var transparent: Int?
+        let count = Int(pal.pointee.count)
+        withUnsafeBytes(of: pal.pointee.entries) { raw in
+            let entries = raw.bindMemory(to: liq_color.self)
+            for i in 0..<count {
+                let c = entries[i]
+                if c.a < 128 {
+                    if transparent == nil { transparent = i }
+                    palette.append(0)
+                } else {
+                    palette.append(0xFF00_0000 | UInt32(c.b) << 16 | UInt32(c.g) << 8 | UInt32(c.r))
                 }
             }
-            return false
         }
-        if failed { throw .system("libimagequant could not quantise a frame") }
-        // Every entry below half alpha is the one transparent index.
-        if let tr = transparent {
+        if let tr = transparent, palette.lazy.filter({ $0 == 0 }).count > 1 {
             indexes.withUnsafeMutableBufferPointer { idx in
                 for i in 0..<n where palette[Int(idx[i])] == 0 { idx[i] = UInt8(tr) }
             }
         }
-        _ = unchanged
         return (palette, transparent)
+    }
+
+    /// Mean squared error per channel of the remapped pixels against the frame's (transparent
+    /// input pixels, the unchanged ones, do not count).
+    private func meanSquaredError(_ pixels: UnsafeMutablePointer<UInt32>, n: Int, palette: [UInt32]) -> Double {
+        var sum = 0, count = 0
+        palette.withUnsafeBufferPointer { pal in
+            indexes.withUnsafeBufferPointer { idx in
+                for i in 0..<n where pixels[i] != 0 {
+                    let a = pixels[i], b = pal[Int(idx[i])]
+                    let dr = Int(a & 0xFF) - Int(b & 0xFF)
+                    let dg = Int((a >> 8) & 0xFF) - Int((b >> 8) & 0xFF)
+                    let db = Int((a >> 16) & 0xFF) - Int((b >> 16) & 0xFF)
+                    sum += dr * dr + dg * dg + db * db
+                    count += 1
+                }
+            }
+        }
+        return count == 0 ? 0 : Double(sum) / Double(count * 3)
     }
 
     // MARK: giflib

@@ -24,6 +24,15 @@ public struct Transcoder {
         }
     }
 
+    /// Up to `count` frames spread evenly over `indexes` (first and last included), in file
+    /// order so that compositing them walks forward once.
+    static func samples(of indexes: [Int], count: Int) -> [Int] {
+        guard count > 0, !indexes.isEmpty else { return [] }
+        if indexes.count <= count { return Array(Set(indexes)).sorted() }
+        let step = Double(indexes.count - 1) / Double(max(1, count - 1))
+        return Array(Set((0..<count).map { indexes[Int((Double($0) * step).rounded())] })).sorted()
+    }
+
     /// Encodes the composited frames of `compositor` into `encoder` (which must be of the output
     /// size) and finishes it; `progress(done, total)` after each frame.
     public func run(_ compositor: Compositor, into encoder: any AnimationEncoder,
@@ -33,14 +42,16 @@ public struct Transcoder {
         guard !indexes.isEmpty else { throw .invalid("no frames in the range") }
         let scaler = AreaAverageScaler()
         let target = size.map { Canvas(width: $0.width, height: $0.height) }
+        func frame(_ i: Int) -> Canvas {
+            let canvas = compositor.frame(at: i)
+            guard let size, let target, size.width != canvas.width || size.height != canvas.height else { return canvas }
+            let scaled = scaler.scale(canvas, index: i, to: size)
+            _ = scaled.pixels.withUnsafeBufferPointer { target.pixels.update(fromContentsOf: $0) }
+            return target
+        }
+        for i in Self.samples(of: indexes, count: encoder.wantedSamples) { try encoder.addSample(frame(i)) }
         for (n, i) in indexes.enumerated() {
-            var canvas = compositor.frame(at: i)
-            if let size, let target, size.width != canvas.width || size.height != canvas.height {
-                let scaled = scaler.scale(canvas, index: i, to: size)
-                _ = scaled.pixels.withUnsafeBufferPointer { target.pixels.update(fromContentsOf: $0) }
-                canvas = target
-            }
-            try encoder.add(canvas, durationMs: info.displayMs(at: i) / speed)
+            try encoder.add(frame(i), durationMs: info.displayMs(at: i) / speed)
             try progress(n + 1, indexes.count)
         }
         try encoder.finish()

@@ -32,8 +32,8 @@ public final class WebPAnimationEncoder: AnimationEncoder {
         config.lossless = options.lossless ? 1 : 0
         config.quality = Float(max(0, min(100, options.quality)))
         config.method = Int32(max(0, min(6, options.method)))
-        // Lossless keeps the colour of transparent pixels too (frames decode byte for byte)
-        // unless allowed to change it, which no viewer shows and which compresses better.
+        // Lossless may change the colour of transparent pixels (invisible, smaller) unless told
+        // to keep it (`exact`: frames decode byte for byte).
         config.exact = options.lossless && options.keepTransparentColor ? 1 : 0
         guard WebPValidateConfig(&config) != 0 else { throw .output("WebP: invalid encoder settings") }
         encoder = WebPAnimEncoderNew(Int32(width), Int32(height), &anim)

@@ -87,11 +87,17 @@ public struct FrameInfo: Sendable {
 public struct TimingPolicy: Sendable, Equatable {
     /// Browsers show frames with a stored delay of 10 ms or less for 100 ms.
     public var browserMinimumDelay: Bool
+    /// Retiming: every frame is shown this long, whatever its stored delay (`--fps`/`--delay`
+    /// on an animation). Nil: the stored delays.
+    public var frameMs: Double?
     /// The policy; by default, as browsers.
-    public init(browserMinimumDelay: Bool = true) { self.browserMinimumDelay = browserMinimumDelay }
+    public init(browserMinimumDelay: Bool = true, frameMs: Double? = nil) {
+        self.browserMinimumDelay = browserMinimumDelay; self.frameMs = frameMs
+    }
     /// How long a frame with a stored delay of `stored` ms is shown.
     public func displayMs(_ stored: Double) -> Double {
-        browserMinimumDelay && stored <= 10 ? 100 : stored
+        if let frameMs { return frameMs }
+        return browserMinimumDelay && stored <= 10 ? 100 : stored
     }
 }
 

@@ -110,7 +110,7 @@ public final class GIFAnimationEncoder: AnimationEncoder {
         return max(4, mse * 65536 / 6 * 12)
     }
 
-    public var wantedSamples: Int { 8 }
+    public var wantedSamples: Int { 32 }
 
     public func addSample(_ canvas: Canvas) throws(AnimatedError) {
         precondition(!finished && !hasPending && file == nil, "samples come before the frames")
@@ -327,12 +327,14 @@ public final class GIFAnimationEncoder: AnimationEncoder {
     }
 
     /// Whether a frame of `pixels` pixels in `localColors` colours should use the global table of
-    /// `globalColors`: its codes are wider by the difference in bits per index (about that many
-    /// bits more per pixel after LZW), against the bytes of a local table.
+    /// `globalColors` rather than a local table of its own (3 bytes a colour, in powers of two).
+    /// A wider table starts LZW codes that many bits wider, but codes grow to 12 bits as the
+    /// dictionary fills whatever the start, so the difference is paid only by the first codes
+    /// of each dictionary (about 2^bits of them; a code stands for two pixels or more).
     static func globalPays(pixels: Int, globalColors: Int, localColors: Int) -> Bool {
         func bits(_ n: Int) -> Int { var b = 1; while 1 << b < n { b += 1 }; return b }
         let extra = bits(globalColors) - bits(localColors)
-        return extra <= 0 || pixels * extra / 8 <= 3 << bits(localColors)
+        return extra <= 0 || min(pixels / 2, 1 << bits(globalColors)) * extra / 8 <= 3 << bits(localColors)
     }
 
     /// The palette and indexes for the changed pixels of `r` (unchanged ones are transparent in

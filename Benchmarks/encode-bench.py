@@ -13,7 +13,8 @@
 
 SSIM: mean over frames of the luma SSIM (8x8 windows, C1/C2 as Wang et al.) of the composited
 frames over grey, read back with `animplay dump`. Times are CPU seconds (user + system of the
-child), steadier than wall time on a shared machine. Needs numpy, ffmpeg, gif2webp (webp),
+child), steadier than wall time on a shared machine: the median of three runs (single runs for
+the quality search). The load average is printed at the start and the end. Needs numpy, ffmpeg, gif2webp (webp),
 gifsicle, ImageMagick (convert).
 """
 import argparse, os, resource, shutil, subprocess, sys, tempfile
@@ -33,6 +34,11 @@ def timed(cmd, **kw):
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kw)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def timed3(cmd, **kw):
+    """The median CPU seconds of three runs of cmd (the output of the last one is kept)."""
+    return sorted(timed(cmd, **kw) for _ in range(3))[1]
 
 
 def frames(binary, path, work):
@@ -89,6 +95,7 @@ def main():
     A = os.path.abspath(args.bin)
     work = args.out or tempfile.mkdtemp(prefix='encode-bench-')
     os.makedirs(work, exist_ok=True)
+    print('load average at the start: %.2f %.2f %.2f' % os.getloadavg(), flush=True)
 
     # Inputs: real GIFs from the corpus and the samples, and generated true-colour frames.
     gifs = [os.path.join(CORPUS_GIF, 'image-gif', 'gifplayer-muybridge.gif'),
@@ -112,8 +119,8 @@ def main():
     row('---', '---:', '---:', '---:', '---:', '---:', '---:')
     for g in gifs:
         n = os.path.basename(g)
-        t1 = timed(['gif2webp', '-quiet', g, '-o', os.path.join(work, n + '.g2w.webp')])
-        t2 = timed([A, 'convert', g, '-o', os.path.join(work, n + '.ap.webp')])
+        t1 = timed3(['gif2webp', '-quiet', g, '-o', os.path.join(work, n + '.g2w.webp')])
+        t2 = timed3([A, 'convert', g, '-o', os.path.join(work, n + '.ap.webp')])
         timed([A, 'convert', g, '-o', os.path.join(work, n + '.ap6.webp'), '--method', '6'])
         row(n, f'{kb(g):.1f}', f'{kb(os.path.join(work, n + ".g2w.webp")):.1f}', f'{kb(os.path.join(work, n + ".ap.webp")):.1f}',
             f'{kb(os.path.join(work, n + ".ap6.webp")):.1f}', f'{t1:.2f}', f'{t2:.2f}')
@@ -144,14 +151,14 @@ def main():
         ref = frames(A, d, work)
         results = []
         o = os.path.join(work, name + '.ffmpeg.gif')
-        t = timed(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-framerate', '25', '-i', os.path.join(d, 'f%03d.png'),
+        t = timed3(['ffmpeg', '-nostdin', '-v', 'error', '-y', '-framerate', '25', '-i', os.path.join(d, 'f%03d.png'),
                    '-filter_complex', '[0:v]split[a][b];[a]palettegen[p];[b][p]paletteuse', o])
         results.append(('ffmpeg palettegen/paletteuse', o, t))
         o = os.path.join(work, name + '.magick.gif')
-        t = timed(['convert', '-delay', '4', *pngs, '-layers', 'optimize', o])
+        t = timed3(['convert', '-delay', '4', *pngs, '-layers', 'optimize', o])
         results.append(('ImageMagick -layers optimize', o, t))
         o = os.path.join(work, name + '.animplay.gif')
-        t = timed([A, 'convert', d, '-o', o, '--delay', '40'])
+        t = timed3([A, 'convert', d, '-o', o, '--delay', '40'])
         results.append(('animplay (quality 90)', o, t))
         ff_size = os.path.getsize(results[0][1])
         for q in (100, 95, 90, 85, 80, 75, 70, 60, 50, 40, 30):
@@ -169,10 +176,11 @@ def main():
     for g in gifs:
         n = os.path.basename(g)
         o1, o2 = os.path.join(work, n + '.O3.gif'), os.path.join(work, n + '.ap.gif')
-        t1 = timed(['gifsicle', '-O3', g, '-o', o1])
-        t2 = timed([A, 'convert', g, '-o', o2])
+        t1 = timed3(['gifsicle', '-O3', g, '-o', o1])
+        t2 = timed3([A, 'convert', g, '-o', o2])
         exact = all(np.array_equal(a, b) for a, b in zip(frames(A, g, work), frames(A, o2, work)))
         row(n, f'{kb(g):.1f}', f'{kb(o1):.1f}', f'{kb(o2):.1f}', f'{t1:.2f}', f'{t2:.2f}', 'yes' if exact else 'quantised')
+    print('load average at the end: %.2f %.2f %.2f' % os.getloadavg())
     print(f'\n(files in {work})')
 
 

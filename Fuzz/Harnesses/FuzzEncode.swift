@@ -26,6 +26,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         do {
             let encoder = try AnimationEncoders.make(format, width: info.width, height: info.height, plays: info.plays,
                                                      options: options, sink: sink)
+            // As `convert` does: samples first (the GIF encoder's shared palette), then the frames.
+            for i in [0, count - 1] where encoder.wantedSamples > 0 { try encoder.addSample(compositor.frame(at: i)) }
             for i in 0..<count { try encoder.add(compositor.frame(at: i), durationMs: ms[i]) }
             try encoder.finish()
         } catch {

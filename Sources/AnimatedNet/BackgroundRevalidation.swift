@@ -109,7 +109,7 @@ public final class BackgroundRevalidation: Sendable {
             download = try HTTPDownload(url: url, options: request) { response, spool in
                 // Only an image replaces the entry that plays (an error page sent with 200 does not).
                 guard isImage(spool) else { return }
-                let ok = cache.store(url: url, response: response, spool: spool)
+                let ok = cache.store(url: url, variant: metadata.variant, response: response, spool: spool)
                 stored.withLock { $0 = ok }
             }
         } catch {

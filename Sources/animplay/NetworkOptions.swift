@@ -55,7 +55,7 @@ struct NetworkOptions: ParsableArguments {
             parsed.append(h)
         }
         let o = RequestOptions(headers: parsed, userAgent: userAgent, referer: referer)
-        if let problem = o.problem() { throw ValidationError("--header/--user-agent/--referer: \(problem)") }
+        if let problem = o.problem() { throw ValidationError("request options (--header, --user-agent, --referer): \(problem)") }
         return o
     }
 

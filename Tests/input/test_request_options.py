@@ -178,3 +178,21 @@ def test_q_while_downloading_closes_the_connection(server, env):
     size = os.path.getsize(os.path.join(server.root, 'big.gif'))
     assert gone['path'] == '/f/big.gif' and gone['sent'] < size and gone['headers']['X-Token'] == 'q'
     assert not any(r['path'].startswith('/f/big.gif') and r['sent'] == size for r in server.requests)
+
+
+def test_q_before_the_first_frame_closes_the_connection(server, env):
+    """A trickle that never makes a frame: q on the waiting line ends the process at once, and the
+    server's next write finds the connection closed."""
+    url = server.url('/trickle?rate=50&head=64')
+
+    def waiting(_new, everything):
+        return b'waiting for the first frame' in everything
+    r = h.run(['--no-cache', '--header', 'X-Token: w', url], steps=[(waiting, b'q')], timeout=30,
+              env={'XDG_CACHE_HOME': env['XDG_CACHE_HOME']})
+    assert r.status == 0 and r.stty_before == r.stty_after
+    import time
+    deadline = time.monotonic() + 10          # the server writes a byte every 20 ms
+    while time.monotonic() < deadline and not any(q['path'] == '/trickle' for q in server.requests):
+        time.sleep(0.02)
+    [gone] = [q for q in server.requests if q['path'] == '/trickle']
+    assert gone['sent'] < 1 << 20 and gone['headers']['X-Token'] == 'w'

@@ -196,3 +196,19 @@ def test_q_before_the_first_frame_closes_the_connection(server, env):
         time.sleep(0.02)
     [gone] = [q for q in server.requests if q['path'] == '/trickle']
     assert gone['sent'] < 1 << 20 and gone['headers']['X-Token'] == 'w'
+
+
+def test_credentials_stay_with_the_first_host_across_a_redirect(server, root, env):
+    from httpserver import Server
+    other = Server(root)                     # another port: another origin
+    try:
+        target = other.url('/f/two.gif').replace('127.0.0.1', 'localhost')
+        r = run(['info', '--header', 'Authorization: Bearer tok-1', '--header', 'Cookie: c=1',
+                 '--header', 'X-Token: t', '--referer', 'https://ref.example/', server.url('/redirect?to=' + target)], env)
+        assert r.returncode == 0, r.stderr
+        [got] = other.requests
+        assert 'Authorization' not in got['headers'] and 'Cookie' not in got['headers']
+        assert got['headers']['X-Token'] == 't' and got['headers']['Referer'] == 'https://ref.example/'
+        assert server.requests[0]['headers']['Authorization'] == 'Bearer tok-1'
+    finally:
+        other.close()

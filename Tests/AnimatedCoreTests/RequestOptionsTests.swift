@@ -147,6 +147,32 @@ import Glibc
         #expect(server.waitForClose(seconds: 10))
     }
 
+    /// A player waiting at the last frame downloaded (clock held for the next one) does not
+    /// wait forever once its owner cancels the load: the source ends, the animation is what
+    /// arrived, and the spool says it was cancelled.
+    @Test func aPlayerWaitingForMoreFramesEndsWhenItsLoadIsCancelled() throws {
+        let w = GrowingSourceTests.gif()
+        let spool = SpoolBuffer(name: "cancelled")
+        try spool.append(Array(w.bytes[0..<w.imageEnds[1]]))
+        let source = ByteSource(spool: spool)
+        let decoder = try GIFDecoder(source: source, options: DecodeOptions())
+        let time = ManualTime()
+        let t0 = time.now()
+        let p = try makePlayer(decoder, PlayerOptions(maxFPS: 0), time: time)
+        spool.observe(p.sourceGrowthHandler)
+        #expect(settle(p).frame != nil)
+        time.set(t0 + ms(100))
+        #expect(settle(p).frame != nil && p.status.frameIndex == 1)
+        time.set(t0 + ms(200))
+        #expect(settle(p).frame == nil && p.info.provisional)         // held: frame 2 has not arrived
+        ByteSource(spool: spool).cancelLoad()
+        p.waitUntilBuffered()
+        time.set(t0 + ms(300))
+        _ = settle(p)
+        #expect(!p.info.provisional && p.info.frameCount == 2)
+        #expect(spool.progress.cancelled && spool.progress.failure == SpoolBuffer.cancelledMessage)
+    }
+
     @Test func aCancelledSpoolEndsItsReaderAtOnce() throws {
         let spool = SpoolBuffer(name: "stream")
         try spool.append(Array("GIF89a".utf8))

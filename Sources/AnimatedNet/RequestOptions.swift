@@ -18,16 +18,16 @@ public struct HTTPHeader: Sendable, Hashable {
     }
 
     /// Headers that carry credentials: requests with one are never cached (see `RequestOptions`).
-    public static let credentialNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+    package static let credentialNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
     /// Headers animplay sets itself or that would break the exchange: conditional requests are
     /// the cache's (a user's If-None-Match would turn a play into a 304 with nothing to show),
     /// ranges and framing are libcurl's.
-    public static let reservedNames: Set<String> = ["range", "content-length", "transfer-encoding", "connection",
+    package static let reservedNames: Set<String> = ["range", "content-length", "transfer-encoding", "connection",
                                                     "te", "trailer", "upgrade", "keep-alive", "expect"]
 
     /// Whether `name` is an RFC 9110 token (RFC 7230 §3.2.6): visible ASCII but delimiters.
-    public static func isToken(_ name: String) -> Bool {
+    package static func isToken(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.allSatisfy { c in
             (0x21...0x7E).contains(c) && !"\"(),/:;<=>?@[\\]{}".utf8.contains(c)
         }
@@ -35,7 +35,7 @@ public struct HTTPHeader: Sendable, Hashable {
 
     /// Whether `value` can go on one header line: no CR, LF, NUL or other control (tab aside),
     /// no DEL. (A CR or LF would let the value add headers of its own, or a request.)
-    public static func isValidValue(_ value: String) -> Bool {
+    package static func isValidValue(_ value: String) -> Bool {
         value.utf8.allSatisfy { ($0 >= 0x20 || $0 == 0x09) && $0 != 0x7F }
     }
 }
@@ -61,11 +61,11 @@ public struct RequestOptions: Sendable, Hashable {
     }
 
     /// Nothing set.
-    public var isEmpty: Bool { headers.isEmpty && userAgent == nil && referer == nil }
+    package var isEmpty: Bool { headers.isEmpty && userAgent == nil && referer == nil }
 
     /// At most this many headers, each line at most `maxLineBytes`.
-    public static let maxHeaders = 64
-    public static let maxLineBytes = 8192
+    package static let maxHeaders = 64
+    package static let maxLineBytes = 8192
 
     /// Why these options cannot be sent (one line naming the header, its name escaped for a
     /// terminal, never its value), nil when they can.
@@ -112,7 +112,7 @@ public struct RequestOptions: Sendable, Hashable {
     /// values as sent, then user agent and referer) and the names, for `cache info`. Values are
     /// never stored, only their digest (128 bits of two FNV-1a passes: it separates entries, it
     /// is not meant to hide a value; credentials are not cached at all).
-    public var cacheVariant: CacheVariant? {
+    package var cacheVariant: CacheVariant? {
         guard !isEmpty else { return nil }
         let sorted = headers.enumerated().sorted {
             let a = $0.element.name.lowercased(), b = $1.element.name.lowercased()
@@ -136,11 +136,11 @@ public struct RequestOptions: Sendable, Hashable {
 
 /// The request options an entry was stored for: a digest of their canonical form, and the
 /// header names (no values) for listings.
-public struct CacheVariant: Sendable, Hashable {
+package struct CacheVariant: Sendable, Hashable {
     /// 32 lowercase hex digits.
-    public var digest: String
+    package var digest: String
     /// Lowercased header names (`user-agent`, `referer` for those options).
-    public var names: [String]
+    package var names: [String]
 
     /// As written in an entry: `DIGEST name,name`.
     var text: String { digest + " " + names.joined(separator: ",") }

@@ -85,7 +85,7 @@ public struct OpenedURL {
     /// The bytes are a cached copy.
     public var fromCache: Bool
     /// The download `spool` is filled by, while the bytes come from the server.
-    public var download: HTTPDownload? = nil
+    package var download: HTTPDownload? = nil
 
     /// Stops the download the decoder reads, if there is one (a player's owner calls it to stop
     /// a load): the decoder and the player see the input end with "cancelled", and the

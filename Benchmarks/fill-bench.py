@@ -12,9 +12,14 @@ pixels (/work/shared/tools/ptyrun.py), 1 and 3 plays, with
 and prints wall, CPU (user+sys), peak RSS, bytes written and the time to the first image, with
 the load average before and after (the machine may be shared).
 
+With --repeat N every configuration runs N times, the players interleaved (round r runs every player
+once before round r+1), and the table shows medians (CPU range in brackets): on a shared machine
+CPU seconds (user+sys) are what compare, not wall time.
+
 usage: Benchmarks/fill-bench.py [--animplay PATH] [--only SUBSTRING] [--files medium,large] [--plays 1,3]
+                                [--repeat N]
 """
-import argparse, json, os, re, subprocess, sys, tempfile
+import argparse, json, os, re, statistics, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -25,12 +30,15 @@ IMAGE = re.compile(rb'\x1b_G[^;\x1b]*a=[Tt]|\x1bP[0-9;]*q')
 
 
 def players(animplay, nominal, plays):
+    # ptyrun answers DA1 without sixel and no kitty query: a forced --graphics mode the answers
+    # contradict falls back to auto (cells), so animplay is told by the environment what the
+    # terminal is (KITTY_WINDOW_ID, KONSOLE_VERSION), as a real kitty or Konsole would.
     d = f'--duration={nominal * plays:.3f}'
     return [
-        ('animplay kitty --fill', [animplay, '--graphics', 'kitty', '--fill', '--loop', str(plays)]),
+        ('animplay kitty --fill', ['env', 'KITTY_WINDOW_ID=1', animplay, '--graphics', 'kitty', '--fill', '--loop', str(plays)]),
         ('chafa kitty --scale max', ['chafa', '-f', 'kitty', '--scale=max', f'--size={COLS}x{ROWS}', d]),
         ('timg -pk', ['timg', '-pk', f'-g{COLS}x{ROWS}', f'--loops={plays}']),
-        ('animplay sixel --fill', [animplay, '--graphics', 'sixel', '--fill', '--loop', str(plays)]),
+        ('animplay sixel --fill', ['env', 'KONSOLE_VERSION=220400', animplay, '--graphics', 'sixel', '--fill', '--loop', str(plays)]),
         ('chafa sixel --scale max', ['chafa', '-f', 'sixel', '--scale=max', f'--size={COLS}x{ROWS}', d]),
     ]
 
@@ -63,6 +71,7 @@ def main():
     ap.add_argument('--only', default='')
     ap.add_argument('--files', default='medium,large')
     ap.add_argument('--plays', default='1,3')
+    ap.add_argument('--repeat', type=int, default=1)
     a = ap.parse_args()
     print(f'load average before: {open("/proc/loadavg").read().split()[:3]}')
     print(f'{COLS}x{ROWS} cells reporting {COLS * 10}x{ROWS * 20} px\n')
@@ -72,14 +81,22 @@ def main():
         name, nominal = FILES[f]
         path = os.path.join(HERE, 'data', name)
         for plays in [int(p) for p in a.plays.split(',')]:
-            for player, cmd in players(a.animplay, nominal, plays):
-                if a.only not in player:
-                    continue
-                r = run(cmd + [path], timeout=nominal * plays * 4 + 30)
-                first = f'{r["first"]:.0f}' if r['first'] is not None else '-'
-                status = '' if r['exit'] == 0 else f' (exit {r["exit"]})'
-                print(f'| {f} | {player}{status} | {plays} | {r["wall"]:.2f} ({nominal * plays:.0f}) | {r["cpu"]:.2f} | '
-                      f'{r["rss"]:.1f} | {r["bytes"] / 1e6:.2f} | {first} |', flush=True)
+            chosen = [(p, c) for p, c in players(a.animplay, nominal, plays) if a.only in p]
+            results = {p: [] for p, _ in chosen}
+            for _ in range(a.repeat):
+                for player, cmd in chosen:
+                    results[player].append(run(cmd + [path], timeout=nominal * plays * 4 + 30))
+            for player, _ in chosen:
+                rs = results[player]
+                med = lambda k: statistics.median(r[k] for r in rs)
+                firsts = [r['first'] for r in rs if r['first'] is not None]
+                first = f'{statistics.median(firsts):.0f}' if firsts else '-'
+                bad = [r['exit'] for r in rs if r['exit'] != 0]
+                status = f' (exit {bad[0]})' if bad else ''
+                cpus = sorted(r['cpu'] for r in rs)
+                spread = f' ({cpus[0]:.2f}–{cpus[-1]:.2f})' if len(rs) > 1 else ''
+                print(f'| {f} | {player}{status} | {plays} | {med("wall"):.2f} ({nominal * plays:.0f}) | '
+                      f'{med("cpu"):.2f}{spread} | {med("rss"):.1f} | {med("bytes") / 1e6:.2f} | {first} |', flush=True)
     print(f'\nload average after: {open("/proc/loadavg").read().split()[:3]}')
 
 

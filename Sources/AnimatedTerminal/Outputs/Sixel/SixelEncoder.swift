@@ -10,7 +10,8 @@ import AnimatedCore
 /// - the palette of the first frame is shared by every later frame while it serves, i.e. while a
 ///   frame mapped to it stays within `tolerance` dB of the first frame's own fidelity (or above
 ///   `goodEnough` dB): the colours of a still background never change between frames;
-/// - a frame it does not serve (a scene change) gets a palette of its own.
+/// - a frame it does not serve (a scene change) gets a palette of its own, which is shared
+///   from then on, measured against that frame's fidelity.
 /// No error diffusion: dither noise would change between frames of a still scene (shimmer) and
 /// costs bytes (runs break up).
 ///
@@ -89,10 +90,16 @@ package final class SixelEncoder {
             if lastUsedSharedPalette {
                 error = map.map(rgb: rgb, pixels: pixels, into: indices)
             } else {
+                // The new palette becomes the shared one: the frames after a scene change (or
+                // after a video drifted from its first frame) look like this one, and building
+                // a palette and refilling the map's table for every one of them was a fifth of
+                // a filled video frame's time.
                 let own = buildPalette(rgb: rgb, pixels: pixels)
                 map.setPalette(own.palette, exact: own.exact)
                 error = map.map(rgb: rgb, pixels: pixels, into: indices)
                 chosen = own.palette
+                self.shared = own
+                sharedPSNR = SixelPaletteMap.psnr(squaredError: error, pixels: pixels)
             }
         } else {
             let own = buildPalette(rgb: rgb, pixels: pixels)

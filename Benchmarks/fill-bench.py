@@ -9,8 +9,10 @@ pixels (/work/shared/tools/ptyrun.py), 1 and 3 plays, with
   timg -pk
   animplay --fill --graphics sixel   (frames enlarged and encoded here)
   chafa -f sixel --scale max
-and prints wall, CPU (user+sys), peak RSS, bytes written and the time to the first image, with
-the load average before and after (the machine may be shared).
+and prints wall, CPU (user+sys), peak RSS, bytes written, images written (sixel images, kitty
+uploads: a player that skips frames while the terminal is busy, or drops late ones, does less
+work) and the time to the first image, with the load average before and after (the machine may
+be shared).
 
 With --repeat N every configuration runs N times, the players interleaved (round r runs every player
 once before round r+1), and the table shows medians (CPU range in brackets): on a shared machine
@@ -27,6 +29,8 @@ PTYRUN = os.environ.get('PTYRUN', '/work/shared/tools/ptyrun.py')
 FILES = {'medium': ('testsrc2-640x360x150.gif', 6.0), 'large': ('testsrc2-1280x720x300.gif', 12.0)}
 COLS, ROWS = 120, 40
 IMAGE = re.compile(rb'\x1b_G[^;\x1b]*a=[Tt]|\x1bP[0-9;]*q')
+# One per frame image written: a sixel image, or a kitty upload's first chunk (the only one with s=).
+UPLOAD = re.compile(rb'\x1bP[0-9;]*q|\x1b_G(?=[^;\x1b]*a=[Ttf])(?=[^;\x1b]*s=)')
 
 
 def players(animplay, nominal, plays):
@@ -62,7 +66,7 @@ def run(cmd, timeout):
                     first = float(t) * 1000
                     break
         return dict(wall=res['wall'], cpu=res['cpu'], rss=res['maxrss_mb'], bytes=res['bytes'], first=first,
-                    exit=res['exit'])
+                    exit=res['exit'], images=len(UPLOAD.findall(out)))
 
 
 def main():
@@ -75,8 +79,8 @@ def main():
     a = ap.parse_args()
     print(f'load average before: {open("/proc/loadavg").read().split()[:3]}')
     print(f'{COLS}x{ROWS} cells reporting {COLS * 10}x{ROWS * 20} px\n')
-    print('| file | player | plays | wall s (nominal) | CPU s | peak RSS MB | MB written | first image ms |')
-    print('|---|---|---|---|---|---|---|---|')
+    print('| file | player | plays | wall s (nominal) | CPU s | peak RSS MB | MB written | images written | first image ms |')
+    print('|---|---|---|---|---|---|---|---|---|')
     for f in a.files.split(','):
         name, nominal = FILES[f]
         path = os.path.join(HERE, 'data', name)
@@ -96,7 +100,7 @@ def main():
                 cpus = sorted(r['cpu'] for r in rs)
                 spread = f' ({cpus[0]:.2f}–{cpus[-1]:.2f})' if len(rs) > 1 else ''
                 print(f'| {f} | {player}{status} | {plays} | {med("wall"):.2f} ({nominal * plays:.0f}) | '
-                      f'{med("cpu"):.2f}{spread} | {med("rss"):.1f} | {med("bytes") / 1e6:.2f} | {first} |', flush=True)
+                      f'{med("cpu"):.2f}{spread} | {med("rss"):.1f} | {med("bytes") / 1e6:.2f} | {med("images"):.0f} | {first} |', flush=True)
     print(f'\nload average after: {open("/proc/loadavg").read().split()[:3]}')
 
 

@@ -75,7 +75,8 @@ public struct KittyGraphics: Sendable {
     // MARK: the commands animplay uses
 
     /// Transmits the root frame of image `id` and shows it at the cursor as placement `placement`
-    /// (the cursor stays where it is: `C=1`). `payload`: base64 of the zlib stream of the RGBA.
+    /// (the cursor stays where it is: `C=1`). `payload`: base64 of the zlib stream of the RGBA
+    /// (`KittyAnimation.transmission` of a prepared frame).
     /// `cells`: the cells the terminal stretches the image over (`c=`/`r=`, either may be nil:
     /// kitty computes it from the aspect ratio); nil: one pixel of the image per screen pixel.
     public func transmitAndPlace(id: UInt32, placement: UInt32, size: RenderSize, payload: [UInt8],
@@ -120,8 +121,13 @@ public struct KittyGraphics: Sendable {
 }
 
 /// The kitty output's frame preparation, on the producer thread: scales the canvas with
-/// `scaler`, then keeps only the payload kitty receives (base64 of the zlib stream of the
-/// RGBA), so that the frame buffer holds encoded frames and the display thread only writes.
+/// `scaler`, then keeps only the data kitty receives (the zlib stream of the RGBA), so that the
+/// frame buffer holds encoded frames and the display thread only writes.
+///
+/// The frame buffer holds the zlib stream, not its base64 text (made as it is written,
+/// `KittyAnimation.transmission`): a third less memory a frame, so that the 300 frames of a
+/// 1280×720 video (31 MB) fit the buffer's budget and later plays prepare nothing (as base64,
+/// 236 fitted, and every play decoded and compressed the whole video again).
 public struct KittyFramePreparer: FrameScaler {
     public let scaler: any FrameScaler
     /// zlib level: 1 is several times faster than the default 6 for a few percent more bytes.
@@ -130,8 +136,8 @@ public struct KittyFramePreparer: FrameScaler {
     /// and kitty composites the frame over the terminal's own background (exactly).
     public let background: BackgroundMode
 
-    /// The payload is base64 text sent inline; else (`t=t`/`t=s` uploads) the bytes that are
-    /// written to the file or shared memory, base64 being only for the name.
+    /// Frames are sent inline (base64 of the payload); else (`t=t`/`t=s` uploads) the payload
+    /// is written to the file or shared memory, base64 being only for the name.
     public let inline: Bool
     /// zlib-compress (`o=z`, the default); else raw RGBA. Through shared memory or a file raw
     /// RGBA measured a little faster (animplay's CPU for the 640×360×150 GIF in kitty: 0.36 s
@@ -148,6 +154,13 @@ public struct KittyFramePreparer: FrameScaler {
     }
 
     public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+        if size.width == canvas.width && size.height == canvas.height && scaler is AreaAverageScaler,
+           keepsAlpha {
+            // The canvas's own size (the terminal scales, or it fits as it is) and nothing to
+            // blend: compress the canvas itself rather than a copy of it.
+            let packed = canvas.withUnsafeBytes { compress ? Zlib.compress($0, level: level) : Array($0) }
+            return ScaledFrame(index: index, size: size, pixels: [], payload: packed)
+        }
         var pixels = scaler.scale(canvas, index: index, to: size).pixels
         let w = max(1, size.width)
         if case .color(let r, let g, let b) = background {
@@ -160,8 +173,15 @@ public struct KittyFramePreparer: FrameScaler {
             }
         }
         let packed = compress ? pixels.withUnsafeBytes { Zlib.compress($0, level: level) } : pixels
-        let data = inline ? packed.withUnsafeBytes { Base64.encode($0) } : packed
-        return ScaledFrame(index: index, size: size, pixels: [], payload: data)
+        return ScaledFrame(index: index, size: size, pixels: [], payload: packed)
+    }
+
+    /// The frame goes to kitty with its alpha (kitty composites it): no `--bg` blending here.
+    private var keepsAlpha: Bool {
+        switch background {
+        case .color, .checker: false
+        case .terminal, .terminalBlend: true
+        }
     }
 
     /// Blends every pixel that is not opaque over `under(x, y)` (sRGB, as the cell renderer).
@@ -181,11 +201,9 @@ public struct KittyFramePreparer: FrameScaler {
     }
 
     /// The RGBA a payload carries, or nil if it is not one of ours (tests; fallback to cells).
-    public static func pixels(of payload: [UInt8], size: RenderSize, inline: Bool = true,
-                              compressed: Bool = true) -> [UInt8]? {
+    public static func pixels(of payload: [UInt8], size: RenderSize, compressed: Bool = true) -> [UInt8]? {
         if !compressed { return payload.count == size.width * size.height * 4 ? payload : nil }
-        guard let packed = inline ? Base64.decode(payload) : payload,
-              let rgba = Zlib.decompress(packed, limit: size.width * size.height * 4),
+        guard let rgba = Zlib.decompress(payload, limit: size.width * size.height * 4),
               rgba.count == size.width * size.height * 4 else { return nil }
         return rgba
     }

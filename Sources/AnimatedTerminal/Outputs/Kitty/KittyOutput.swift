@@ -130,7 +130,6 @@ package final class KittyOutput: FrameOutput {
     package func lastFrameCanvas() -> Canvas? {
         guard let frame = current, frame.size.width > 0, frame.size.height > 0,
               let rgba = KittyFramePreparer.pixels(of: frame.payload, size: frame.size,
-                                                   inline: animation.stager == nil,
                                                    compressed: animation.graphics.compressed) else { return nil }
         let canvas = Canvas(width: frame.size.width, height: frame.size.height)
         canvas.withUnsafeMutableBytes { dst in rgba.withUnsafeBytes { dst.copyMemory(from: $0) } }

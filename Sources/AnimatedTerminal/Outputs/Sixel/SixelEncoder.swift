@@ -78,7 +78,8 @@ package final class SixelEncoder {
         if let shared {
             if map.palette != shared.palette || map.exact != shared.exact { map.setPalette(shared.palette, exact: shared.exact) }
             // Decided on every 4th row (mapping twice, to the shared palette and then to a new
-            // one, was a third of a frame's time at 1200×675); the whole frame is mapped once.
+            // one, was a third of a frame's time at 1200×675); each row is mapped once when the
+            // shared palette serves, the whole frame again when it does not.
             var sampled: UInt64 = 0, rows = 0
             for y in stride(from: 0, to: height, by: 4) {
                 sampled &+= map.map(rgb: rgb + y * width * 3, pixels: width, into: indices + y * width)
@@ -88,7 +89,12 @@ package final class SixelEncoder {
             lastUsedSharedPalette = psnr >= Self.goodEnough || psnr >= sharedPSNR - Self.tolerance
             chosen = shared.palette
             if lastUsedSharedPalette {
-                error = map.map(rgb: rgb, pixels: pixels, into: indices)
+                // The sampled rows are mapped already: the other three of every four remain.
+                error = sampled
+                for y in stride(from: 1, to: height, by: 4) {
+                    let rows = min(3, height - y)
+                    error &+= map.map(rgb: rgb + y * width * 3, pixels: rows * width, into: indices + y * width)
+                }
             } else {
                 // The new palette becomes the shared one: the frames after a scene change (or
                 // after a video drifted from its first frame) look like this one, and building

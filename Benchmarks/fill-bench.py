@@ -34,15 +34,12 @@ UPLOAD = re.compile(rb'\x1bP[0-9;]*q|\x1b_G(?=[^;\x1b]*a=[Ttf])(?=[^;\x1b]*s=)')
 
 
 def players(animplay, nominal, plays):
-    # ptyrun answers DA1 without sixel and no kitty query: a forced --graphics mode the answers
-    # contradict falls back to auto (cells), so animplay is told by the environment what the
-    # terminal is (KITTY_WINDOW_ID, KONSOLE_VERSION), as a real kitty or Konsole would.
     d = f'--duration={nominal * plays:.3f}'
     return [
-        ('animplay kitty --fill', ['env', 'KITTY_WINDOW_ID=1', animplay, '--graphics', 'kitty', '--fill', '--loop', str(plays)]),
+        ('animplay kitty --fill', [animplay, '--graphics', 'kitty', '--fill', '--loop', str(plays)]),
         ('chafa kitty --scale max', ['chafa', '-f', 'kitty', '--scale=max', f'--size={COLS}x{ROWS}', d]),
         ('timg -pk', ['timg', '-pk', f'-g{COLS}x{ROWS}', f'--loops={plays}']),
-        ('animplay sixel --fill', ['env', 'KONSOLE_VERSION=220400', animplay, '--graphics', 'sixel', '--fill', '--loop', str(plays)]),
+        ('animplay sixel --fill', [animplay, '--graphics', 'sixel', '--fill', '--loop', str(plays)]),
         ('chafa sixel --scale max', ['chafa', '-f', 'sixel', '--scale=max', f'--size={COLS}x{ROWS}', d]),
     ]
 

@@ -19,7 +19,7 @@ once before round r+1), and the table shows medians (CPU range in brackets): on 
 CPU seconds (user+sys) are what compare, not wall time.
 
 usage: Benchmarks/fill-bench.py [--animplay PATH] [--only SUBSTRING] [--files medium,large] [--plays 1,3]
-                                [--repeat N]
+                                [--repeat N] [--animplay-speed X]
 """
 import argparse, json, os, re, statistics, subprocess, sys, tempfile
 
@@ -33,13 +33,14 @@ IMAGE = re.compile(rb'\x1b_G[^;\x1b]*a=[Tt]|\x1bP[0-9;]*q')
 UPLOAD = re.compile(rb'\x1bP[0-9;]*q|\x1b_G(?=[^;\x1b]*a=[Ttf])(?=[^;\x1b]*s=)')
 
 
-def players(animplay, nominal, plays):
+def players(animplay, nominal, plays, speed=1.0):
     d = f'--duration={nominal * plays:.3f}'
+    slow = [] if speed == 1.0 else ['--speed', str(speed)]
     return [
-        ('animplay kitty --fill', [animplay, '--graphics', 'kitty', '--fill', '--loop', str(plays)]),
+        ('animplay kitty --fill', [animplay, '--graphics', 'kitty', '--fill', '--loop', str(plays)] + slow),
         ('chafa kitty --scale max', ['chafa', '-f', 'kitty', '--scale=max', f'--size={COLS}x{ROWS}', d]),
         ('timg -pk', ['timg', '-pk', f'-g{COLS}x{ROWS}', f'--loops={plays}']),
-        ('animplay sixel --fill', [animplay, '--graphics', 'sixel', '--fill', '--loop', str(plays)]),
+        ('animplay sixel --fill', [animplay, '--graphics', 'sixel', '--fill', '--loop', str(plays)] + slow),
         ('chafa sixel --scale max', ['chafa', '-f', 'sixel', '--scale=max', f'--size={COLS}x{ROWS}', d]),
     ]
 
@@ -73,6 +74,9 @@ def main():
     ap.add_argument('--files', default='medium,large')
     ap.add_argument('--plays', default='1,3')
     ap.add_argument('--repeat', type=int, default=1)
+    ap.add_argument('--animplay-speed', type=float, default=1.0,
+                    help="animplay's --speed: below 1 the slow pty reader lets every frame through, so that "
+                         "animplay writes every image as chafa does (chafa blocks instead of skipping)")
     a = ap.parse_args()
     print(f'load average before: {open("/proc/loadavg").read().split()[:3]}')
     print(f'{COLS}x{ROWS} cells reporting {COLS * 10}x{ROWS * 20} px\n')
@@ -82,11 +86,11 @@ def main():
         name, nominal = FILES[f]
         path = os.path.join(HERE, 'data', name)
         for plays in [int(p) for p in a.plays.split(',')]:
-            chosen = [(p, c) for p, c in players(a.animplay, nominal, plays) if a.only in p]
+            chosen = [(p, c) for p, c in players(a.animplay, nominal, plays, a.animplay_speed) if a.only in p]
             results = {p: [] for p, _ in chosen}
             for _ in range(a.repeat):
                 for player, cmd in chosen:
-                    results[player].append(run(cmd + [path], timeout=nominal * plays * 4 + 30))
+                    results[player].append(run(cmd + [path], timeout=nominal * plays * 4 / min(1.0, a.animplay_speed) + 30))
             for player, _ in chosen:
                 rs = results[player]
                 med = lambda k: statistics.median(r[k] for r in rs)

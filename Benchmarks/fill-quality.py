@@ -50,7 +50,7 @@ def chafa_picture(src, d):
 
 def main():
     sources = sys.argv[1:] or [os.path.join(HERE, 'data', 'testsrc2-640x360x150.gif'), os.path.join(ROOT, 'samples', 'orbit.webp')]
-    tool = next((p for p in (os.path.join(HERE, 'Quality', '.build', c, 'quality-bench') for c in ('release', 'debug')) if os.path.exists(p)), None)
+    tool = next((p for p in (os.path.join(ROOT, '.build', c, 'quality-bench') for c in ('release', 'debug')) if os.path.exists(p)), None)
     print('| source | filter | SSIM vs ImageMagick -resize | SSIM vs chafa |')
     print('|---|---|---|---|')
     for src in sources:

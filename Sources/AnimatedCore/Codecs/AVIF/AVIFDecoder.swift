@@ -12,12 +12,25 @@ import CAVIF
 /// with libavif 1.0, from the `elst` box), so an animation plays forever, which is what
 /// Chromium shows for a sequence without an edit list. On a growing source (a pipe, a
 /// download) it opens once the whole file is in.
+///
+/// A still larger than the limits (`options.scaleDownStills`) is decoded at full size by dav1d
+/// (libavif 0.11 has no scaler in its API), then converted to RGBA a strip of rows at a time
+/// into a box average (`BoxDownscaler`), so the full-size RGBA image is never held; what dav1d
+/// holds (the YUV planes, 1.5 to 3 bytes a pixel at 8 bits, and the alpha plane) must fit
+/// `limits.maxDecodedBytes`. `info.scaledFrom` says so.
 public final class AVIFDecoder: AnimationDecoder {
     public let info: AnimationInfo
     private let file: UnsafeMutableRawBufferPointer
     private let decoder: UnsafeMutablePointer<avifDecoder>
     /// The frame `decoder.image` holds (-1: none yet).
     private var current = -1
+    /// A still over the limits is reduced by this whole factor; 1: full size.
+    private let factor: Int
+
+    /// Rows converted to RGBA at once for a scaled still (even: 4:2:0 chroma rows stay whole).
+    static let stripRows = 16
+    /// The largest still decoded to be scaled down (libavif's own default limit, 16384²).
+    static let scaledMaxPixels = 1 << 28
 
     public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         if source.isGrowing { throw .invalid("waiting for the whole AVIF") }
@@ -34,16 +47,19 @@ public final class AVIFDecoder: AnimationDecoder {
             // Browsers read files that bend the spec (a missing pixi, a clap off by one).
             d.pointee.strictFlags = AVIF_STRICT_DISABLED.rawValue
             let limits = options.limits
-            d.pointee.imageSizeLimit = UInt32(clamping: limits.maxPixels)
-            d.pointee.imageDimensionLimit = UInt32(clamping: limits.maxDimension)
+            let mayScale = options.scaleDownStills && limits.maxPixels < Self.scaledMaxPixels
+            d.pointee.imageSizeLimit = UInt32(clamping: mayScale ? Self.scaledMaxPixels : limits.maxPixels)
+            d.pointee.imageDimensionLimit = UInt32(clamping: mayScale ? max(limits.maxDimension, 65535) : limits.maxDimension)
             d.pointee.imageCountLimit = UInt32(clamping: limits.maxFrames)
             try Self.check(avifDecoderSetIOMemory(d, file.baseAddress!.assumingMemoryBound(to: UInt8.self), source.count))
             try Self.check(avifDecoderParse(d))
             let image = d.pointee.image.pointee
-            let width = Int(image.width), height = Int(image.height)
-            try limits.check(width: width, height: height, workingCopies: 2)
+            let fullWidth = Int(image.width), fullHeight = Int(image.height)
             let count = Int(d.pointee.imageCount)
             guard count >= 1 else { throw AnimatedError.invalid("no images") }
+            factor = try Self.scaleFactor(width: fullWidth, height: fullHeight, frames: count, image: image,
+                                          alpha: d.pointee.alphaPresent != AVIF_FALSE, options: options)
+            let width = (fullWidth + factor - 1) / factor, height = (fullHeight + factor - 1) / factor
             guard count <= limits.maxFrames else {
                 throw AnimatedError.limitExceeded("\(count) frames exceed the limit of \(limits.maxFrames)")
             }
@@ -61,12 +77,39 @@ public final class AVIFDecoder: AnimationDecoder {
             }
             var warnings: [String] = []
             if image.depth > 8 { warnings.append("\(image.depth)-bit samples are shown rounded to 8 bits") }
-            info = AnimationInfo(format: .avif, width: width, height: height, frames: frames,
-                                 plays: count > 1 ? 0 : 1, warnings: warnings, timing: options.timing)
+            var info = AnimationInfo(format: .avif, width: width, height: height, frames: frames,
+                                     plays: count > 1 ? 0 : 1, warnings: warnings, timing: options.timing)
+            if factor > 1 { info.scaledFrom = ImageSize(width: fullWidth, height: fullHeight) }
+            self.info = info
         } catch {
             avifDecoderDestroy(d)
             file.deallocate()
             throw error
+        }
+    }
+
+    /// 1 when the image fits the limits; else, for a still that may be scaled, the smallest whole
+    /// factor that fits `scaledStillLimits`, provided dav1d's full-size planes fit the memory cap.
+    private static func scaleFactor(width: Int, height: Int, frames: Int, image: avifImage, alpha: Bool,
+                                    options: DecodeOptions) throws(AnimatedError) -> Int {
+        let limits = options.limits
+        do {
+            try limits.check(width: width, height: height, workingCopies: 2)
+            return 1
+        } catch {
+            guard error.kind == .limitExceeded, options.scaleDownStills, frames == 1,
+                  let k = StillScale.boxFactor(width: width, height: height, limits: options.scaledStillLimits,
+                                               workingCopies: 2) else { throw error }
+            let chroma = image.yuvFormat == AVIF_PIXEL_FORMAT_YUV444 ? 2.0
+                : image.yuvFormat == AVIF_PIXEL_FORMAT_YUV422 ? 1.0
+                : image.yuvFormat == AVIF_PIXEL_FORMAT_YUV400 ? 0.0 : 0.5
+            let sample = image.depth > 8 ? 2.0 : 1.0
+            let planes = Int(Double(width) * Double(height) * (1 + chroma + (alpha ? 1 : 0)) * sample)
+            let shown = ((width + k - 1) / k) * ((height + k - 1) / k) * 4 * 2
+            guard planes + shown <= limits.maxDecodedBytes else {
+                throw .limitExceeded("canvas \(width)x\(height): even scaled down, dav1d needs \(DecodeLimits.size(planes)) for the full-size planes, limit \(DecodeLimits.size(limits.maxDecodedBytes))")
+            }
+            return k
         }
     }
 
@@ -96,6 +139,7 @@ public final class AVIFDecoder: AnimationDecoder {
             }
             current = index
         }
+        if factor > 1 { return try blendScaled(onto: canvas) }
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, decoder.pointee.image)
         rgb.format = AVIF_RGB_FORMAT_RGBA
@@ -105,6 +149,37 @@ public final class AVIFDecoder: AnimationDecoder {
         rgb.rowBytes = UInt32(canvas.rowBytes)
         do { try Self.check(avifImageYUVToRGB(decoder.pointee.image, &rgb)) } catch {
             throw .invalid("frame \(index): \(error.message)")
+        }
+    }
+
+    /// Converts the decoded still a strip of rows at a time (a view of libavif's planes) and
+    /// box-averages the rows onto the smaller canvas.
+    private func blendScaled(onto canvas: Canvas) throws(AnimatedError) {
+        let image = decoder.pointee.image!
+        let width = Int(image.pointee.width), height = Int(image.pointee.height)
+        let box = BoxDownscaler(sourceWidth: width, sourceHeight: height, factor: factor, into: canvas)
+        let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: width * Self.stripRows * 4)
+        defer { strip.deallocate() }
+        var view = avifImage()
+        var y = 0
+        while y < height {
+            let rows = min(Self.stripRows, height - y)
+            var rect = avifCropRect(x: 0, y: UInt32(y), width: UInt32(width), height: UInt32(rows))
+            do {
+                try Self.check(avifImageSetViewRect(&view, image, &rect))
+                var rgb = avifRGBImage()
+                avifRGBImageSetDefaults(&rgb, &view)
+                rgb.format = AVIF_RGB_FORMAT_RGBA
+                rgb.depth = 8
+                rgb.alphaPremultiplied = AVIF_FALSE
+                rgb.pixels = strip
+                rgb.rowBytes = UInt32(width * 4)
+                try Self.check(avifImageYUVToRGB(&view, &rgb))
+            } catch {
+                throw .invalid("frame 0: \(error.message)")
+            }
+            for r in 0..<rows { box.add(row: y + r, strip + r * width * 4) }
+            y += rows
         }
     }
 

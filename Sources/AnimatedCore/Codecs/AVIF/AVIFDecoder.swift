@@ -9,8 +9,8 @@ import CAVIF
 /// nearest keyframe itself, so frames can be asked for in any order.
 ///
 /// The repetition count: libavif 0.11 (Debian 12) does not read it (`repetitionCount` came
-/// with libavif 1.0, from the `elst` box), so an animation plays forever, which is what
-/// Chromium shows for a sequence without an edit list. On a growing source (a pipe, a
+/// with libavif 1.0, from the `elst` box), so `AVIFEditList` reads the edit list itself; a
+/// sequence without one plays forever, as in Chromium. On a growing source (a pipe, a
 /// download) it opens once the whole file is in.
 ///
 /// A still larger than the limits (`options.scaleDownStills`) is decoded at full size by dav1d
@@ -26,6 +26,12 @@ public final class AVIFDecoder: AnimationDecoder {
     private var current = -1
     /// A still over the limits is reduced by this whole factor; 1: full size.
     private let factor: Int
+    /// A still's alpha plane is read as limited range (see `stretchAlpha`).
+    private let stretchesAlpha: Bool
+    /// Whether the alpha plane of the frame `decoder.image` holds has been stretched already.
+    private var alphaStretched = false
+    /// A sequence whose colour Chromium 156 reads as limited range (no edit list: see `init`).
+    private let colourAsLimited: Bool
 
     /// Rows converted to RGBA at once for a scaled still (even: 4:2:0 chroma rows stay whole).
     static let stripRows = 16
@@ -65,6 +71,14 @@ public final class AVIFDecoder: AnimationDecoder {
             }
             let whole = FrameRect(x: 0, y: 0, width: width, height: height)
             let alpha = d.pointee.alphaPresent != AVIF_FALSE
+            stretchesAlpha = alpha && count == 1
+            // The repetition count from the colour track's edit list (libavif 0.11 does not read
+            // it). Chromium 156 shows a sequence without an edit list (what avifenc 0.11 writes)
+            // as if its colour were limited range, whatever its `colr` box and AV1 sequence
+            // header say; with an edit list (libavif 1.x files), as they say. Measured on every
+            // sequence we have (README), not explained: the same is done here so they match.
+            let edits = count > 1 ? AVIFEditList.read(UnsafeRawBufferPointer(rebasing: file[0..<source.count])) : nil
+            colourAsLimited = edits.map { !$0.present } ?? false
             var frames: [FrameInfo] = []
             frames.reserveCapacity(count)
             for i in 0..<count {
@@ -78,7 +92,7 @@ public final class AVIFDecoder: AnimationDecoder {
             var warnings: [String] = []
             if image.depth > 8 { warnings.append("\(image.depth)-bit samples are shown rounded to 8 bits") }
             var info = AnimationInfo(format: .avif, width: width, height: height, frames: frames,
-                                     plays: count > 1 ? 0 : 1, warnings: warnings, timing: options.timing)
+                                     plays: count > 1 ? edits?.plays ?? 0 : 1, warnings: warnings, timing: options.timing)
             if factor > 1 { info.scaledFrom = ImageSize(width: fullWidth, height: fullHeight) }
             self.info = info
         } catch {
@@ -138,7 +152,13 @@ public final class AVIFDecoder: AnimationDecoder {
                 throw .invalid("frame \(index): \(error.message)")
             }
             current = index
+            alphaStretched = false
         }
+        if stretchesAlpha && !alphaStretched {
+            Self.stretchAlpha(decoder.pointee.image)
+            alphaStretched = true
+        }
+        if colourAsLimited { decoder.pointee.image.pointee.yuvRange = AVIF_RANGE_LIMITED }
         if factor > 1 { return try blendScaled(onto: canvas) }
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, decoder.pointee.image)
@@ -180,6 +200,30 @@ public final class AVIFDecoder: AnimationDecoder {
             }
             for r in 0..<rows { box.add(row: y + r, strip + r * width * 4) }
             y += rows
+        }
+    }
+
+    /// Chromium 156 (CrabbyAvif) shows the alpha plane of every AVIF still we have tried as if it
+    /// were limited range, stretching 16...235 to 0...255, whatever the alpha item's AV1 sequence
+    /// header says (avifenc 0.11 and libavif 1.x both write full range there); libavif 0.11
+    /// stretches only where the header says limited. Measured, not understood (README): the
+    /// same stretch, CrabbyAvif's `limited_to_full_y`, is applied here so stills match Chromium.
+    /// The plane is dav1d's picture of an intra-only still, which nothing decodes from again.
+    static func stretchAlpha(_ image: UnsafeMutablePointer<avifImage>) {
+        guard let plane = image.pointee.alphaPlane else { return }
+        let depth = Int(image.pointee.depth)
+        let (lo, hi) = (16 << (depth - 8), 235 << (depth - 8))
+        let full = (1 << depth) - 1
+        let rowBytes = Int(image.pointee.alphaRowBytes)
+        func stretch(_ v: Int) -> Int { min(max(((v - lo) * full + (hi - lo) / 2) / (hi - lo), 0), full) }
+        for y in 0..<Int(image.pointee.height) {
+            let row = plane + y * rowBytes
+            if depth > 8 {
+                let wide = UnsafeMutableRawPointer(row).assumingMemoryBound(to: UInt16.self)
+                for x in 0..<Int(image.pointee.width) { wide[x] = UInt16(stretch(Int(wide[x]))) }
+            } else {
+                for x in 0..<Int(image.pointee.width) { row[x] = UInt8(stretch(Int(row[x]))) }
+            }
         }
     }
 

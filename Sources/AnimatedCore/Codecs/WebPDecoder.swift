@@ -261,7 +261,7 @@ public final class WebPDecoder: AnimationDecoder {
         case VP8_STATUS_INVALID_PARAM: return "bitstream does not fit the frame"
         case VP8_STATUS_BITSTREAM_ERROR: return "corrupt bitstream"
         case VP8_STATUS_UNSUPPORTED_FEATURE: return "unsupported bitstream feature"
-        case VP8_STATUS_NOT_ENOUGH_DATA: return "truncated bitstream"
+        case VP8_STATUS_NOT_ENOUGH_DATA, VP8_STATUS_SUSPENDED: return "truncated bitstream"
         default: return "bitstream decoding failed (libwebp status \(status.rawValue))"
         }
     }

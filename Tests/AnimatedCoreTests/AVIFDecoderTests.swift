@@ -68,6 +68,17 @@ import Testing
         #expect(info.plays == 1)
     }
 
+    @Test func gridPrimaryItem() throws {
+        func grid(_ name: String) throws -> Bool {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.root + "/" + name)))
+            return bytes.withUnsafeBytes { AVIFBoxes.primaryIsGrid($0) }
+        }
+        #expect(try grid("libavif/sofa_grid1x5_420.avif"))          // libavif's 1x5 grid
+        #expect(try !grid("still-444.avif") && !grid("anim-420.avif") && !grid("truncated.avif"))
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.root + "/libavif/sofa_grid1x5_420.avif")))
+        for n in Swift.stride(from: 0, to: 2000, by: 7) { _ = Array(bytes[0..<n]).withUnsafeBytes { AVIFBoxes.primaryIsGrid($0) } }
+    }
+
     /// The repeat flag: ceil(track duration / segment duration) plays; an indefinite track
     /// duration repeats forever (libavif 1.x's rules). Boxes built here: moov/trak/{tkhd,edts/elst}.
     @Test func editListRepeats() {

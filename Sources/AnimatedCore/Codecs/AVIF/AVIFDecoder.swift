@@ -16,7 +16,9 @@ import CAVIF
 /// A still larger than the limits (`options.scaleDownStills`) is decoded at full size by dav1d
 /// (libavif 0.11 has no scaler in its API), then converted to RGBA a strip of rows at a time
 /// into a box average (`BoxDownscaler`), so the full-size RGBA image is never held; what dav1d
-/// holds (the YUV planes, 1.5 to 3 bytes a pixel at 8 bits, and the alpha plane) must fit
+/// holds (the YUV planes, 1.5 to 3 bytes a pixel at 8 bits, and the alpha plane; 2.5 times
+/// that for a grid, whose cells libavif 0.11 decodes with a dav1d each and copies into a
+/// full-size image: a 16384² grid of 4096² cells peaks at 923 MiB for 384 MiB of planes) must fit
 /// `limits.maxDecodedBytes`. `info.scaledFrom` says so.
 public final class AVIFDecoder: AnimationDecoder {
     public let info: AnimationInfo
@@ -63,8 +65,10 @@ public final class AVIFDecoder: AnimationDecoder {
             let fullWidth = Int(image.width), fullHeight = Int(image.height)
             let count = Int(d.pointee.imageCount)
             guard count >= 1 else { throw AnimatedError.invalid("no images") }
+            let bytes = UnsafeRawBufferPointer(rebasing: file[0..<source.count])
             factor = try Self.scaleFactor(width: fullWidth, height: fullHeight, frames: count, image: image,
-                                          alpha: d.pointee.alphaPresent != AVIF_FALSE, options: options)
+                                          alpha: d.pointee.alphaPresent != AVIF_FALSE,
+                                          copies: count == 1 && AVIFBoxes.primaryIsGrid(bytes) ? 2.5 : 1, options: options)
             let width = (fullWidth + factor - 1) / factor, height = (fullHeight + factor - 1) / factor
             guard count <= limits.maxFrames else {
                 throw AnimatedError.limitExceeded("\(count) frames exceed the limit of \(limits.maxFrames)")
@@ -77,7 +81,7 @@ public final class AVIFDecoder: AnimationDecoder {
             // as if its colour were limited range, whatever its `colr` box and AV1 sequence
             // header say; with an edit list (libavif 1.x files), as they say. Measured on every
             // sequence we have (README), not explained: the same is done here so they match.
-            let edits = count > 1 ? AVIFEditList.read(UnsafeRawBufferPointer(rebasing: file[0..<source.count])) : nil
+            let edits = count > 1 ? AVIFEditList.read(bytes) : nil
             colourAsLimited = edits.map { !$0.present } ?? false
             var frames: [FrameInfo] = []
             frames.reserveCapacity(count)
@@ -105,7 +109,7 @@ public final class AVIFDecoder: AnimationDecoder {
     /// 1 when the image fits the limits; else, for a still that may be scaled, the smallest whole
     /// factor that fits `scaledStillLimits`, provided dav1d's full-size planes fit the memory cap.
     private static func scaleFactor(width: Int, height: Int, frames: Int, image: avifImage, alpha: Bool,
-                                    options: DecodeOptions) throws(AnimatedError) -> Int {
+                                    copies: Double, options: DecodeOptions) throws(AnimatedError) -> Int {
         let limits = options.limits
         do {
             try limits.check(width: width, height: height, workingCopies: 2)
@@ -118,7 +122,7 @@ public final class AVIFDecoder: AnimationDecoder {
                 : image.yuvFormat == AVIF_PIXEL_FORMAT_YUV422 ? 1.0
                 : image.yuvFormat == AVIF_PIXEL_FORMAT_YUV400 ? 0.0 : 0.5
             let sample = image.depth > 8 ? 2.0 : 1.0
-            let planes = Int(Double(width) * Double(height) * (1 + chroma + (alpha ? 1 : 0)) * sample)
+            let planes = Int(Double(width) * Double(height) * (1 + chroma + (alpha ? 1 : 0)) * sample * copies)
             let shown = ((width + k - 1) / k) * ((height + k - 1) / k) * 4 * 2
             guard planes + shown <= limits.maxDecodedBytes else {
                 throw .limitExceeded("canvas \(width)x\(height): even scaled down, dav1d needs \(DecodeLimits.size(planes)) for the full-size planes, limit \(DecodeLimits.size(limits.maxDecodedBytes))")

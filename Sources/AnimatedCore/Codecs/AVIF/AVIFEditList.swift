@@ -20,13 +20,13 @@ struct AVIFEditList: Equatable {
     /// Reads the boxes of `file`; nil when there is no `moov` with a track (not a sequence) or
     /// the boxes do not fit the file.
     static func read(_ file: UnsafeRawBufferPointer) -> AVIFEditList? {
-        guard let moov = boxes(file, in: 0..<file.count).first(where: { $0.type == "moov" }) else { return nil }
-        for trak in boxes(file, in: moov.body) where trak.type == "trak" {
-            let children = boxes(file, in: trak.body)
+        guard let moov = AVIFBoxes.boxes(file, in: 0..<file.count).first(where: { $0.type == "moov" }) else { return nil }
+        for trak in AVIFBoxes.boxes(file, in: moov.body) where trak.type == "trak" {
+            let children = AVIFBoxes.boxes(file, in: trak.body)
             if children.contains(where: { $0.type == "tref" }) { continue }
             guard let tkhd = children.first(where: { $0.type == "tkhd" }) else { return nil }
             guard let edts = children.first(where: { $0.type == "edts" }),
-                  let elst = boxes(file, in: edts.body).first(where: { $0.type == "elst" }) else {
+                  let elst = AVIFBoxes.boxes(file, in: edts.body).first(where: { $0.type == "elst" }) else {
                 return AVIFEditList(present: false, plays: 0)
             }
             return AVIFEditList(present: true, plays: plays(file, elst: elst.body, tkhd: tkhd.body))
@@ -40,55 +40,25 @@ struct AVIFEditList: Equatable {
         let version = f[elst.lowerBound]
         let repeats = f[elst.lowerBound + 3] & 1 != 0
         guard repeats else { return 1 }
-        guard be(f, elst.lowerBound + 4, 4) == 1 else { return 0 }      // libavif refuses other counts
+        guard AVIFBoxes.be(f, elst.lowerBound + 4, 4) == 1 else { return 0 }      // libavif refuses other counts
         let segment: UInt64
         switch version {
-        case 0: guard elst.count >= 12 else { return 0 }; segment = be(f, elst.lowerBound + 8, 4)
-        case 1: guard elst.count >= 16 else { return 0 }; segment = be(f, elst.lowerBound + 8, 8)
+        case 0: guard elst.count >= 12 else { return 0 }; segment = AVIFBoxes.be(f, elst.lowerBound + 8, 4)
+        case 1: guard elst.count >= 16 else { return 0 }; segment = AVIFBoxes.be(f, elst.lowerBound + 8, 8)
         default: return 0
         }
         guard segment > 0, tkhd.count >= 4 else { return 0 }
         let duration: UInt64
         if f[tkhd.lowerBound] == 1 {
             guard tkhd.count >= 36 else { return 0 }
-            duration = be(f, tkhd.lowerBound + 28, 8)
+            duration = AVIFBoxes.be(f, tkhd.lowerBound + 28, 8)
         } else {
             guard tkhd.count >= 24 else { return 0 }
-            let d = be(f, tkhd.lowerBound + 20, 4)
+            let d = AVIFBoxes.be(f, tkhd.lowerBound + 20, 4)
             duration = d == 0xFFFF_FFFF ? UInt64.max : d
         }
         guard duration != UInt64.max, duration > 0 else { return 0 }
         let count = duration / segment + (duration % segment != 0 ? 1 : 0)
         return count > UInt64(Int32.max) ? 0 : Int(count)
-    }
-
-    struct Box { var type: String; var body: Range<Int> }
-
-    /// The boxes directly inside `range` (stops at the first that does not fit).
-    static func boxes(_ f: UnsafeRawBufferPointer, in range: Range<Int>) -> [Box] {
-        var out: [Box] = []
-        var o = range.lowerBound
-        while o + 8 <= range.upperBound, out.count < 1024 {
-            var size = be(f, o, 4)
-            var header = 8
-            if size == 1 {
-                guard o + 16 <= range.upperBound else { break }
-                size = be(f, o + 8, 8)
-                header = 16
-            } else if size == 0 {
-                size = UInt64(range.upperBound - o)
-            }
-            guard size >= UInt64(header), size <= UInt64(range.upperBound - o) else { break }
-            let type = String(decoding: f[(o + 4)..<(o + 8)], as: UTF8.self)
-            out.append(Box(type: type, body: (o + header)..<(o + Int(size))))
-            o += Int(size)
-        }
-        return out
-    }
-
-    private static func be(_ f: UnsafeRawBufferPointer, _ at: Int, _ n: Int) -> UInt64 {
-        var v: UInt64 = 0
-        for i in 0..<n { v = v << 8 | UInt64(f[at + i]) }
-        return v
     }
 }

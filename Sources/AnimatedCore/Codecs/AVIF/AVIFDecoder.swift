@@ -30,6 +30,8 @@ package final class AVIFDecoder: AnimationDecoder {
     private let factor: Int
     /// A still's alpha plane is read as limited range (see `stretchAlpha`).
     private let stretchesAlpha: Bool
+    /// The primary item is a grid (its planes are libavif's own copy, see `scaleFactor`).
+    private let isGrid: Bool
     /// Whether the alpha plane of the frame `decoder.image` holds has been stretched already.
     private var alphaStretched = false
     /// A sequence whose colour Chromium 156 reads as limited range (no edit list: see `init`).
@@ -66,9 +68,10 @@ package final class AVIFDecoder: AnimationDecoder {
             let count = Int(d.pointee.imageCount)
             guard count >= 1 else { throw AnimatedError.invalid("no images") }
             let bytes = UnsafeRawBufferPointer(rebasing: file[0..<source.count])
+            isGrid = count == 1 && AVIFBoxes.primaryIsGrid(bytes)
             factor = try Self.scaleFactor(width: fullWidth, height: fullHeight, frames: count, image: image,
                                           alpha: d.pointee.alphaPresent != AVIF_FALSE,
-                                          copies: count == 1 && AVIFBoxes.primaryIsGrid(bytes) ? 2.5 : 1, options: options)
+                                          copies: isGrid ? 2.5 : 1, options: options)
             let width = (fullWidth + factor - 1) / factor, height = (fullHeight + factor - 1) / factor
             guard count <= limits.maxFrames else {
                 throw AnimatedError.limitExceeded("\(count) frames exceed the limit of \(limits.maxFrames)")
@@ -159,7 +162,12 @@ package final class AVIFDecoder: AnimationDecoder {
             alphaStretched = false
         }
         if stretchesAlpha && !alphaStretched {
-            Self.stretchAlpha(decoder.pointee.image)
+            // A single image's alpha plane is dav1d's picture unless libavif already stretched
+            // it (its sequence header said limited range: libavif then owns a stretched copy);
+            // a grid's planes are always libavif's, assembled from the cells unstretched.
+            if isGrid || decoder.pointee.image.pointee.imageOwnsAlphaPlane == AVIF_FALSE {
+                Self.stretchAlpha(decoder.pointee.image)
+            }
             alphaStretched = true
         }
         if colourAsLimited { decoder.pointee.image.pointee.yuvRange = AVIF_RANGE_LIMITED }

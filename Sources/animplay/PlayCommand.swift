@@ -86,7 +86,7 @@ struct Play: ParsableCommand {
     @Flag(name: .customLong("in-turn"), help: "Several files: play them one after another, n / p for the next / previous (the default unless they are all still images of one size).")
     var inTurn = false
 
-    @Flag(help: "Play in the normal screen at the cursor, in cells (no alternate screen); the last frame stays there, and in the scrollback.")
+    @Flag(help: "Play in the normal screen at the cursor (no alternate screen), in cells or pixels as without it (inside tmux in cells); the last frame stays there, and in the scrollback (--clear erases it).")
     var inline = false
 
     @Option(help: ArgumentHelp("Several animations at once in a grid of C columns by R rows, each on its own clock (the first CxR files).", valueName: "CxR"))
@@ -397,50 +397,72 @@ struct Play: ParsableCommand {
         }
     }
 
-    /// --inline: the animation at the cursor in the normal screen (InlinePlayback), in cells.
+    /// --inline: the animation at the cursor in the normal screen (InlinePlayback), in cells or
+    /// pixels as the plan says.
     private func playInline(_ decoder: sending any AnimationDecoder, typed: [UInt8]) throws(CLIFailure) {
         let signals = try SignalPipe()
         defer { signals.uninstall() }
         let request = BackgroundRequest(bg)!
-        var probe = request == .auto ? TerminalProbe.run() : nil
+        let wantsPixels = !graphicsOptions.wantsCells
+        var probe = request == .auto || wantsPixels ? TerminalProbe.run() : nil
         defer { TerminalProbe.absorbLate(probe?.late) }
         let report = probe?.report ?? TerminalReport()
         let background = request.resolve(report).mode
+        var plan = try wantsPixels
+            ? graphicsOptions.plan(report, symbols: symbolOptions.symbols, memoryBytes: decodeOptions.maxMemoryMb << 20)
+            : .cells(symbolOptions.symbols)
+        // Inside tmux an image passed through lands on the outer terminal, where tmux neither
+        // scrolls nor clears it with the pane's text (the alternate screen prints its last
+        // frame as cells for the same reason): inline plays in cells there.
+        if plan.terminal?.tmuxPassthrough == true { plan = .cells(symbolOptions.symbols) }
         guard animplay_setupterm(1) != 0 else {
             throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
         }
-        let facts = TerminalColorFacts(
+        var facts = TerminalColorFacts(
             colors: Int(animplay_tigetnum("colors")), pairs: Int(animplay_tigetnum("pairs")), hasRGB: animplay_has_rgb() != 0,
             colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
             canSaveCursor: true)
+        facts.answered(report)
         let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
         let info = decoder.info
-        let requested = size.flatMap(parseWxH)
-        let fit = fitMode, scale = scale
-        let layoutFor = { (rows: Int, columns: Int) -> RenderLayout in
-            RenderLayout.compute(canvasWidth: info.width, canvasHeight: info.height,
-                                 columns: min(columns, requested?.0 ?? columns), rows: max(1, min(rows, requested?.1 ?? rows)),
-                                 fit: fit, scale: scale, cell: RenderLayout.halfBlockCell)
+        let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
+                                       terminalScales: plan.terminalScales)
+        let cellSettings = OutputPlan.CellSettings(mode: colorMode, dither: palette.dither, palette16: report.answeredPalette16)
+        let symbols = symbolOptions.symbols
+        let cells = { () -> (InlinePlayback.Drawing, any FrameScaler) in
+            (.cells(CellRenderer(mode: colorMode, background: background, dither: cellSettings.dither,
+                                 palette16: cellSettings.palette16), colorMode),
+             OutputPlan.cellPreparer(symbols, background: background))
         }
+        let region = InlineRegion(base: TerminalOutput.sink(fd: 1))
+        let drawing: InlinePlayback.Drawing, preparer: any FrameScaler, cell: RenderSize
+        if plan.isPixels {
+            let built = plan.build(background: background)
+            let output = built.output(nil, region, cellSettings)
+            (drawing, preparer, cell) = (.output(output), built.preparer, output.cell)
+        } else {
+            (drawing, preparer) = cells()
+            cell = RenderLayout.halfBlockCell
+        }
+        let spareRows = plan.needsSpareRow ? 1 : 0
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
         let player: Player
         do {
             player = try Player(decoder: decoder, options: PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
                                                                          bufferBytes: bufferMb.map { $0 << 20 }),
-                                scaler: OutputPlan.cellPreparer(symbolOptions.symbols, background: background),
-                                renderSize: layoutFor(Int(rows) - 1, Int(cols)).size)
+                                scaler: preparer, renderSize: layoutFor(Int(rows) - 1 - spareRows, Int(cols), cell).size)
         } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
         defer { player.stop() }
-        let inline = InlinePlayback(player: player, signals: signals,
-                                    renderer: CellRenderer(mode: colorMode, background: background, dither: palette.dither,
-                                                           palette16: report.answeredPalette16),
-                                    mode: colorMode, layoutFor: layoutFor)
+        let inline = InlinePlayback(player: player, signals: signals, region: region, drawing: drawing,
+                                    spareRows: spareRows, layoutFor: layoutFor, fallback: plan.isPixels ? cells : nil)
         let end = inline.run(typed: typed + (probe?.typed ?? []))
-        TerminalProbe.absorbLate(probe?.late)
+        if end != .signal(SIGHUP) { inline.finish(clear: clear) }
+        TerminalProbe.absorbLate(probe?.late, seenSentinels: inline.sentinelsSeen)
         probe?.late = nil
+        if let reason = inline.fallbackReason { StandardError.write("animplay: warning: \(reason)\n") }
         if end != .signal(SIGHUP) { reportWarnings(info, problems: player.frameProblems, file: source.displayName) }
         if case .failed(let error) = end { throw CLIFailure(file: source.displayName, error: error) }
         if case .signal(let s) = end {

@@ -131,8 +131,13 @@ struct Play: ParsableCommand {
                 StandardError.write("animplay: warning: --grid \(grid) shows the first \(names.count) of \(source.files.count) files\n")
             }
             var decoders: [any AnimationDecoder] = []
-            for name in names { decoders.append(try source.openOne(name, decodeOptions, progressive: false).decoder) }
-            try playGrid(decoders, names: names, columns: columns, rows: rows)
+            var typed: [UInt8] = []
+            for name in names {
+                let (opened, keys) = try openWatched(name, progressive: false)
+                decoders.append(opened.decoder)
+                typed += keys
+            }
+            try playGrid(decoders, names: names, columns: columns, rows: rows, typed: typed)
             return
         }
         // Several files in turn (not for a preview: that shows one frame of one thing).
@@ -148,8 +153,8 @@ struct Play: ParsableCommand {
             // The first file that opens starts; the others that fail are named after playing.
             var failures: [CLIFailure] = []
             for (i, name) in playlist.names.enumerated() {
-                let opened: OpenedInput
-                do throws(CLIFailure) { opened = try source.openOne(name, decodeOptions, progressive: true) } catch {
+                let opened: OpenedInput, typed: [UInt8]
+                do throws(CLIFailure) { (opened, typed) = try openWatched(name, progressive: true) } catch {
                     if i == playlist.names.count - 1 && failures.count == i { throw error }
                     failures.append(error)
                     continue
@@ -159,7 +164,7 @@ struct Play: ParsableCommand {
                 let revalidation = opened.revalidation
                 try play(decoder, spool: opened.spool, sourceNote: opened.sourceNote,
                          afterFirstFrame: { revalidation?.proceed() }, playlist: playlist, startIndex: i,
-                         openFailures: failures)
+                         openFailures: failures, typed: typed)
                 return
             }
             return
@@ -385,7 +390,11 @@ struct Play: ParsableCommand {
 
         /// File `i` of the playlist, opened and playing (a still is held on screen for a while).
         func startItem(_ i: Int) throws(CLIFailure) {
-            let opened = try source.openOne(playlist!.names[i], decodeOptions, progressive: true)
+            // A URL says it is connecting on the bottom row (where the status line goes).
+            let place = ConnectingLine.Place.screen(row: screen.rows - 1, columns: screen.columns,
+                                                    leave: screen.leaveBytes, shellModes: screen.shellModes)
+            let (opened, typed) = try openWatched(playlist!.names[i], progressive: true, place: place)
+            screen.pushBack(typed)
             spool = opened.spool
             sourceNote = opened.sourceNote
             let revalidation = opened.revalidation
@@ -394,6 +403,22 @@ struct Play: ParsableCommand {
             player = try makePlayer(info.frameCount == 1 && !info.provisional ? HeldStill(opened.decoder) : opened.decoder,
                                     playlist!.names[i], loop.output.preparer, loop.output.cell)
             if player.info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
+        }
+    }
+
+    /// Opens file `name` of a playlist or grid; a URL shows the connecting line at `place` while
+    /// it loads (keys typed meanwhile are returned for the player).
+    private func openWatched(_ name: String, progressive: Bool,
+                             place: ConnectingLine.Place = .cursor) throws(CLIFailure) -> (OpenedInput, [UInt8]) {
+        let line = HTTPDownload.isURL(name) ? ConnectingLine(url: name, place: place) : nil
+        var watch: (@Sendable (SpoolBuffer) -> Void)?
+        if let line { watch = { line.watch($0) } }
+        do throws(CLIFailure) {
+            let opened = try source.openOne(name, decodeOptions, progressive: progressive, watch: watch)
+            return (opened, line?.stop() ?? [])
+        } catch {
+            _ = line?.stop()
+            throw error
         }
     }
 
@@ -471,7 +496,8 @@ struct Play: ParsableCommand {
     }
 
     /// --grid: the files side by side, each on its own clock (GridLoop), in one output.
-    private func playGrid(_ decoders: sending [any AnimationDecoder], names: [String], columns: Int, rows: Int) throws(CLIFailure) {
+    private func playGrid(_ decoders: sending [any AnimationDecoder], names: [String], columns: Int, rows: Int,
+                          typed: [UInt8] = []) throws(CLIFailure) {
         let signals = try SignalPipe()
         defer { signals.uninstall() }
         let mediumProbe = graphicsOptions.wantsCells ? nil
@@ -500,7 +526,7 @@ struct Play: ParsableCommand {
             }
         }
         let screen = try NcursesScreen()
-        screen.pushBack(probe.typed)
+        screen.pushBack(typed + probe.typed)
         let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: screen.facts)
         let path = symbolOptions.cellPath(chosenPath, canSaveCursor: screen.facts.canSaveCursor)
         guard path != .unsupported else {

@@ -6,16 +6,29 @@ import Synchronization
 import Glibc
 #endif
 
-/// Feedback while a URL's first frame is awaited (before the screen is set up): after 100 ms a
-/// line at the cursor says that animplay is connecting to the host, then how many bytes came
-/// at what rate; keys are read from the start with echo off (nothing typed lands on screen),
-/// `q`, a lone Esc or Ctrl-C quit at once, other keys are kept for the player.
+/// Feedback while a URL's first frame is awaited: after 100 ms a line says that animplay is
+/// connecting to the host, then how many bytes came at what rate; keys are read from the
+/// start with echo off (nothing typed lands on screen), `q`, a lone Esc or Ctrl-C quit at
+/// once, other keys are kept for the player. Before the screen is set up (the first file, a
+/// grid's files) the line is at the cursor; while a playlist's screen is up (a later file),
+/// on the screen's bottom row, where the status line goes.
 ///
 /// The waits it accompanies (libcurl's headers, the first frame's bytes) block the main
 /// thread, so the line has its own thread. Quitting from there cannot unwind the main thread:
 /// it restores the terminal and ends the process with `_exit` — nothing is lost, since the
 /// cache only ever stores a complete download and the spool's file is already unlinked.
+/// On the screen it first leaves curses' screen with the bytes and tty modes curses itself
+/// would restore (`NcursesScreen.leaveBytes`, `.shellModes`).
 final class ConnectingLine: Sendable {
+    /// Where the line goes.
+    enum Place: Sendable {
+        /// At the cursor, in the normal screen.
+        case cursor
+        /// On row `row` (0-based) of the screen curses holds, `columns` wide; `leave` and
+        /// `shellModes` restore the terminal if the user quits.
+        case screen(row: Int, columns: Int, leave: [UInt8], shellModes: termios)
+    }
+    private let place: Place
     private struct State: Sendable {
         var spool: SpoolBuffer?
         var typed: [UInt8] = []
@@ -29,7 +42,7 @@ final class ConnectingLine: Sendable {
     nonisolated(unsafe) private var thread = pthread_t()
 
     /// Starts when both the keyboard (/dev/tty) and stdout are a terminal; nil otherwise.
-    init?(url: String) {
+    init?(url: String, place: Place = .cursor) {
         guard isatty(1) != 0 else { return nil }
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { return nil }
@@ -38,6 +51,7 @@ final class ConnectingLine: Sendable {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { close(fd); return nil }
         host = Self.host(of: url)
+        self.place = place
         tty = fd; saved = modes; wake = (fds[0], fds[1])
         var raw = modes
         // No echo, no line editing, and Ctrl-C as a byte: quitting must restore these modes.
@@ -75,7 +89,7 @@ final class ConnectingLine: Sendable {
                        pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
             _ = poll(&fds, 2, 50)
             if fds[1].revents != 0 {
-                if shown { TerminalOutput.write(1, "\r\u{1B}[K") }
+                if shown { erase() }
                 return
             }
             if fds[0].revents & Int16(POLLIN) != 0 {
@@ -85,7 +99,7 @@ final class ConnectingLine: Sendable {
             }
             let now = MonotonicClock.nanoseconds()
             if now - startedAt >= 100_000_000 && now - lastDraw >= 200_000_000 {
-                TerminalOutput.write(1, "\r\u{1B}[K" + text(now))
+                draw(text(now))
                 shown = true
                 lastDraw = now
             }
@@ -96,14 +110,40 @@ final class ConnectingLine: Sendable {
     private func keys(_ bytes: [UInt8], shown: Bool) {
         let quit = bytes.contains(0x71) || bytes.contains(0x51) || bytes == [0x1B]
         if quit || bytes.contains(0x03) {
-            var modes = saved
-            tcsetattr(tty, TCSANOW, &modes)
-            if shown { TerminalOutput.write(1, "\r\u{1B}[K") }
+            if case .screen(_, _, let leave, let shellModes) = place {
+                if shown { erase() }
+                TerminalOutput.write(1, leave)
+                var modes = shellModes
+                tcsetattr(tty, TCSANOW, &modes)
+            } else {
+                var modes = saved
+                tcsetattr(tty, TCSANOW, &modes)
+                if shown { erase() }
+            }
             if quit && !bytes.contains(0x03) { _exit(0) }
             TerminalOutput.write(2, "animplay: interrupted by SIGINT\n")
             _exit(1)
         }
         state.withLock { $0.typed += bytes }
+    }
+
+    private func draw(_ text: String) {
+        switch place {
+        case .cursor:
+            TerminalOutput.write(1, "\r\u{1B}[K" + text)
+        case .screen(let row, let columns, _, _):
+            // Reverse video like the status line, cut to the width; the cursor goes back where
+            // curses left it.
+            let cut = String(text.prefix(max(1, columns - 1)))
+            TerminalOutput.write(1, "\u{1B}7\u{1B}[\(row + 1);1H\u{1B}[7m\(cut)\u{1B}[K\u{1B}[m\u{1B}8")
+        }
+    }
+
+    private func erase() {
+        switch place {
+        case .cursor: TerminalOutput.write(1, "\r\u{1B}[K")
+        case .screen(let row, _, _, _): TerminalOutput.write(1, "\u{1B}7\u{1B}[\(row + 1);1H\u{1B}[m\u{1B}[K\u{1B}8")
+        }
     }
 
     /// "connecting to host… (q quits)", then "host: 12.3 KB at 45 KB/s (q quits)".

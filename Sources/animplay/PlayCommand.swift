@@ -26,7 +26,7 @@ struct Play: ParsableCommand {
           r             reverse
           0             restart
           i             status line
-          n p           next / previous file (several files in turn)
+          n p           next / previous file (in turn), page (--grid)
           q Esc Ctrl-C  quit
           Ctrl-Z        suspend (fg resumes on the same frame)
           The keypad's + - 0 work too; other keys and Alt+key are ignored.
@@ -89,7 +89,7 @@ struct Play: ParsableCommand {
     @Flag(help: "Play in the normal screen at the cursor (no alternate screen), in cells or pixels as without it (inside tmux in cells); the last frame stays there, and in the scrollback (--clear erases it).")
     var inline = false
 
-    @Option(help: ArgumentHelp("Several animations at once in a grid of C columns by R rows, each on its own clock (the first CxR files).", valueName: "CxR"))
+    @Option(help: ArgumentHelp("Several animations at once in a grid of C columns by R rows, each on its own clock. With more files than tiles, a tile whose file has played takes the next file (a file that loops forever plays once unless --loop is given, a still is held 2 s); n / p show the next / previous CxR files (with --loop 0 the only way on); the grid ends when every file has played.", valueName: "CxR"))
     var grid: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Print frame N (0 = the first) as a still and exit, for previews (fzf, file managers): no alternate screen, no keys. When stdout is not a terminal (a previewer's pipe), the frame is written in cells with colour escapes, with no query to any terminal, sized by --size, else FZF_PREVIEW_COLUMNS x FZF_PREVIEW_LINES, else COLUMNS x LINES, else 80x24.", valueName: "N"))
@@ -126,10 +126,8 @@ struct Play: ParsableCommand {
             guard isatty(1) != 0 else {
                 throw CLIFailure(message: "standard output is not a terminal; --grid plays in a terminal", code: 1)
             }
+            // The first C×R files open now; the others when a tile is free (GridLoop).
             let names = Array(source.files.prefix(columns * rows))
-            if source.files.count > names.count {
-                StandardError.write("animplay: warning: --grid \(grid) shows the first \(names.count) of \(source.files.count) files\n")
-            }
             var decoders: [any AnimationDecoder] = []
             var typed: [UInt8] = []
             for name in names {
@@ -513,17 +511,27 @@ struct Play: ParsableCommand {
         defer { for (p, _) in players { p.stop() } }
         let options = PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
                                     bufferBytes: bufferMb.map { ($0 << 20) / max(1, decoders.count) } ?? (8 << 20))   // per tile
-        for (decoder, name) in zip(decoders, names) {
+        // More files than tiles: tiles take the next file when theirs has played, so a file that
+        // would loop forever plays once (unless --loop says otherwise) and a still is held.
+        let queued = source.files.count > columns * rows
+        let allNames = source.files
+        func makePlayer(_ decoder: sending any AnimationDecoder, _ name: String) throws(CLIFailure) -> Player {
             let info = decoder.info
-            // Each decoder goes to its own player and is never touched here again (the array
-            // is not read after this loop): the compiler cannot see that per element.
-            nonisolated(unsafe) let only = decoder
+            var o = options
+            if queued && o.plays == nil && info.plays == 0 { o.plays = 1 }
             do {
-                players.append((try Player(decoder: only, options: options, scaler: AreaAverageScaler(),
-                                           renderSize: RenderSize(width: info.width, height: info.height)), name))
+                return try Player(decoder: queued && info.frameCount == 1 && !info.provisional ? HeldStill(decoder) : decoder,
+                                  options: o, scaler: AreaAverageScaler(),
+                                  renderSize: RenderSize(width: info.width, height: info.height))
             } catch {
                 throw CLIFailure(file: name, error: error)
             }
+        }
+        for (decoder, name) in zip(decoders, names) {
+            // Each decoder goes to its own player and is never touched here again (the array
+            // is not read after this loop): the compiler cannot see that per element.
+            nonisolated(unsafe) let only = decoder
+            players.append((try makePlayer(only, name), name))
         }
         let screen = try NcursesScreen()
         screen.pushBack(typed + probe.typed)
@@ -539,16 +547,44 @@ struct Play: ParsableCommand {
                                        restoreCursor: screen.restoreCursor)
         let output = plan.build(background: background).output(
             view, sink, OutputPlan.CellSettings(mode: colorMode, dither: palette.dither, palette16: probe.report.answeredPalette16))
-        let loop = GridLoop(players: players, columns: columns, rows: rows, screen: screen, signals: signals, output: output,
+        // A later file, when a tile is free: a URL says it is connecting on the bottom row.
+        var failures: [CLIFailure] = []
+        let open = { (i: Int) -> (Player, String)? in
+            let name = allNames[i]
+            let place = ConnectingLine.Place.screen(row: screen.rows - 1, columns: screen.columns,
+                                                    leave: screen.leaveBytes, shellModes: screen.shellModes)
+            do throws(CLIFailure) {
+                let (opened, typed) = try openWatched(name, progressive: false, place: place)
+                screen.pushBack(typed)
+                return (try makePlayer(opened.decoder, name), name)
+            } catch {
+                failures.append(error)
+                return nil
+            }
+        }
+        let loop = GridLoop(players: players, fileCount: allNames.count, open: open, columns: columns, rows: rows,
+                            screen: screen, signals: signals, output: output,
                             showStatus: status, spareRow: plan.needsSpareRow, maxFPS: maxFps)
         let end = loop.run()
+        // The players now in the tiles replace the first ones (stopped by the loop when it
+        // replaced them); all of them are reported.
+        let reported = loop.retired + loop.players
+        players = loop.players
         output.leave()
         TerminalProbe.absorbLate(probe.late, seenSentinels: screen.sentinelsSeen)
         probe.late = nil
         screen.end()
         if !clear && loop.hasFrame && end != .signal(SIGHUP) { output.printLast() }
         if end != .signal(SIGHUP) {
-            for (player, name) in players { reportWarnings(player.info, problems: player.frameProblems, file: name) }
+            for (player, name) in reported { reportWarnings(player.info, problems: player.frameProblems, file: name) }
+        }
+        // Files that could not be opened when their turn came: one line each, the last one
+        // thrown (its exit status) unless playing failed or was interrupted.
+        if let last = failures.last, end != .signal(SIGHUP) {
+            for f in failures.dropLast() { StandardError.write(f.line + "\n") }
+            if case .signal = end { StandardError.write(last.line + "\n") } else if !loop.errors.isEmpty {
+                StandardError.write(last.line + "\n")
+            } else { throw last }
         }
         if let (name, error) = loop.errors.first { throw CLIFailure(file: name, error: error) }
         if case .signal(let s) = end {

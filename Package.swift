@@ -61,6 +61,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The picture-quality benchmark's measuring tool (Benchmarks/quality-bench.py drives it): a target
+        // of this package, not a product, so it reaches `package` API (PictureQuality, TerminalScreen).
+        .executableTarget(name: "quality-bench", dependencies: ["AnimatedCore", "AnimatedTerminal"],
+                          path: "Benchmarks/Quality"),
         // Test support (not a product): terminal emulators that check the outputs' bytes.
         .target(name: "AnimatedTestSupport", dependencies: ["AnimatedCore", "AnimatedTerminal"]),
         .testTarget(name: "AnimatedCoreTests",

@@ -67,10 +67,10 @@ def main():
     ap.add_argument('--ptyrun', default=os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ptyrun.py'))
     ap.add_argument('--markdown', action='store_true')
     a = ap.parse_args()
-    qdir = os.path.join(HERE, 'Quality')
-    subprocess.run(['swift', 'build', '-c', 'release', '--package-path', qdir], check=True,
+    # quality-bench is a target of the main package (Benchmarks/Quality), not a product.
+    subprocess.run(['swift', 'build', '-c', 'release', '--product', 'quality-bench', '--package-path', ROOT], check=True,
                    stdout=subprocess.DEVNULL)
-    tool = os.path.join(qdir, '.build', 'release', 'quality-bench')
+    tool = os.path.join(ROOT, '.build', 'release', 'quality-bench')
     images = make_images()
     programs = {}
     for s in ['half', 'quadrant', 'sextant', 'octant']:

@@ -52,7 +52,7 @@ public final class BackgroundRevalidation: Sendable {
     /// thread's) with its validators. `held`: the thread waits for `proceed()` before it loads
     /// libcurl and asks (a player calls it once its first frame is on screen, so that neither
     /// competes with that frame for the CPU; a player that never shows one never asks).
-    public init(url: String, metadata: CacheMetadata, body: sending ByteSource, cache: HTTPCache,
+    package init(url: String, metadata: CacheMetadata, body: sending ByteSource, cache: HTTPCache,
                 options: DownloadOptions, held: Bool = false) throws(AnimatedError) {
         self.url = url
         let state = Monitor<RevalidationState>(.pending)

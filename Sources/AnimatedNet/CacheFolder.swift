@@ -118,14 +118,14 @@ final class CacheFolder {
 }
 
 /// Why the cache folder is not used (one warning, then the run goes on without the cache).
-public enum CacheFolderProblem: Error, Sendable, Equatable, CustomStringConvertible {
+package enum CacheFolderProblem: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotOpen(String, Int32)
     case notAFolder(String)
     case notOwned(String, owner: Int)
     case writableByOthers(String, mode: Int)
     case unsafeLock(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotOpen(let p, let e): return "cannot open the cache folder \(p) (\(String(cString: strerror(e))))"
         case .notAFolder(let p): return "the cache folder \(p) is a link or not a folder"

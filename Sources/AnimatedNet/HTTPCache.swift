@@ -8,32 +8,32 @@ import Darwin
 import AnimatedCore
 
 /// What the cache keeps about a URL besides its bytes.
-public struct CacheMetadata: Sendable, Equatable {
-    public var url: String
-    public var etag: String?
-    public var lastModified: String?
-    public var cacheControl: String?
-    public var contentType: String?
+package struct CacheMetadata: Sendable, Equatable {
+    package var url: String
+    package var etag: String?
+    package var lastModified: String?
+    package var cacheControl: String?
+    package var contentType: String?
     /// Body size and CRC-32 (zlib's), checked on every read (a damaged entry is fetched again).
-    public var size: Int
-    public var hash: UInt64
+    package var size: Int
+    package var hash: UInt64
     /// When the body was fetched or last revalidated (Unix seconds).
-    public var storedAt: Int
+    package var storedAt: Int
     /// The response's Date and Expires headers and its Age (seconds spent in caches before).
-    public var date: String? = nil
-    public var expires: String? = nil
-    public var age: Int? = nil
+    package var date: String? = nil
+    package var expires: String? = nil
+    package var age: Int? = nil
 
     /// Cache-Control directives: max-age in seconds, no-store, no-cache. (s-maxage is for
     /// shared caches, which this private one is not: ignored, RFC 9111 §5.2.2.10.)
-    public var maxAge: Int? { (directive("max-age") ?? nil).flatMap { Self.deltaSeconds($0) } }
+    package var maxAge: Int? { (directive("max-age") ?? nil).flatMap { Self.deltaSeconds($0) } }
 
     /// The largest number of seconds anything here counts (RFC 9111 §1.2.2: a larger
     /// delta-seconds, or a calculation that would overflow, counts as 2^31).
-    public static let maxSeconds = 1 << 31
+    package static let maxSeconds = 1 << 31
 
     /// A delta-seconds value (digits only), saturated at `maxSeconds`; nil when not one.
-    public static func deltaSeconds(_ text: some StringProtocol) -> Int? {
+    package static func deltaSeconds(_ text: some StringProtocol) -> Int? {
         guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         var v = 0
         for c in text.utf8 { v = min(v * 10 + Int(c - 0x30), maxSeconds) }
@@ -46,21 +46,21 @@ public struct CacheMetadata: Sendable, Equatable {
               let v = Int(text), v <= limit else { return nil }
         return v
     }
-    public var noStore: Bool { directive("no-store") != nil }
-    public var noCache: Bool { directive("no-cache") != nil }
+    package var noStore: Bool { directive("no-store") != nil }
+    package var noCache: Bool { directive("no-cache") != nil }
     /// The server forbids showing a stale copy before it has confirmed it (no-cache,
     /// must-revalidate, proxy-revalidate).
-    public var mustRevalidate: Bool {
+    package var mustRevalidate: Bool {
         noCache || directive("must-revalidate") != nil || directive("proxy-revalidate") != nil
     }
     /// It can be revalidated (an ETag or a Last-Modified to send back).
-    public var hasValidator: Bool { etag != nil || lastModified != nil }
+    package var hasValidator: Bool { etag != nil || lastModified != nil }
 
     /// Seconds it stays fresh (RFC 9111 §4.2.1): max-age, else Expires minus Date (an Expires
     /// that is not a valid date, such as "0", means already expired); nil without either
     /// (every use revalidates: no heuristic freshness, since a stale entry plays at once
     /// anyway and its revalidation runs in the background, so a change shows on the next run).
-    public var freshnessLifetime: Int? {
+    package var freshnessLifetime: Int? {
         if let maxAge { return max(0, maxAge) }
         guard let expires else { return nil }
         guard let until = HTTPDate.parse(expires) else { return 0 }
@@ -69,7 +69,7 @@ public struct CacheMetadata: Sendable, Equatable {
 
     /// Usable without asking the server: younger than its freshness lifetime, counting the
     /// Age it arrived with.
-    public func isFresh(now: Int) -> Bool {
+    package func isFresh(now: Int) -> Bool {
         guard !noCache, let lifetime = freshnessLifetime else { return false }
         // Every term is clamped (storedAt when read, age to maxSeconds): no overflow.
         let elapsed = max(0, now - storedAt)
@@ -113,10 +113,10 @@ public final class HTTPCache: Sendable {
     /// are fetched again once).
     private static let magic = "animplay-cache 2"
     /// The longest entry header read back; a longer one (a huge ETag or URL) is not stored.
-    public static let maxHeaderBytes = 1 << 20
+    package static let maxHeaderBytes = 1 << 20
 
     /// Bytes of bodies kept in memory per process; entries larger than a quarter of it are not.
-    public static let memoryMaxBytes = 64 << 20
+    package static let memoryMaxBytes = 64 << 20
 
     struct MemoryEntry: Sendable {
         var bytes: [UInt8]
@@ -171,7 +171,7 @@ public final class HTTPCache: Sendable {
 
     /// Why the folder cannot be used (then every operation is a miss or does nothing); nil
     /// when it can. Creates it if missing.
-    public func problem() -> CacheFolderProblem? {
+    package func problem() -> CacheFolderProblem? {
         if case .failure(let p) = CacheFolder.open(directory) { return p }
         return nil
     }
@@ -188,16 +188,16 @@ public final class HTTPCache: Sendable {
     // MARK: reading
 
     /// A verified entry: its metadata and its body.
-    public struct Hit {
-        public let metadata: CacheMetadata
-        public let source: ByteSource
+    package struct Hit {
+        package let metadata: CacheMetadata
+        package let source: ByteSource
     }
 
     /// The entry for `url`, if present and intact (size and hash match); a damaged one is
     /// removed. Marks it as recently used. If another process holds the lock for longer than
     /// `lockBudgetSeconds` (stopped or hung while holding it: nobody holds it that long
     /// otherwise), `busy` is called and the answer is a miss.
-    public func lookup(_ url: String, busy: (() -> Void)? = nil) -> Hit? {
+    package func lookup(_ url: String, busy: (() -> Void)? = nil) -> Hit? {
         guard let f = folder() else { return nil }
         let key = URLText.masked(url), name = name(for: url)
         let locked: (Int32, CacheMetadata, Int)?? = withLock(f, budget: Self.lockBudgetSeconds) {
@@ -243,7 +243,7 @@ public final class HTTPCache: Sendable {
     /// control characters (a CR in an ETag would split the next request's header) or whose
     /// metadata would be longer than `maxHeaderBytes` (it could not be read back).
     @discardableResult
-    public func store(url: String, response: HTTPResponse, spool: SpoolBuffer) -> Bool {
+    package func store(url: String, response: HTTPResponse, spool: SpoolBuffer) -> Bool {
         var meta = CacheMetadata(url: URLText.masked(url), etag: response.etag, lastModified: response.lastModified,
                                  cacheControl: response.cacheControl, contentType: response.contentType,
                                  size: spool.progress.count, hash: 0, storedAt: time(nil),
@@ -286,13 +286,13 @@ public final class HTTPCache: Sendable {
     }
 
     /// After a 304: the same bytes, fresh headers and time (rewritten and renamed like a store).
-    public func revalidated(_ hit: Hit, response: HTTPResponse) {
+    package func revalidated(_ hit: Hit, response: HTTPResponse) {
         revalidated(hit.metadata, body: hit.source, response: response)
     }
 
     /// After a 304 to a request made with `metadata`'s validators: its body (read from `source`,
     /// which this call must be the only one reading) with fresh headers and time.
-    public func revalidated(_ metadata: CacheMetadata, body source: ByteSource, response: HTTPResponse) {
+    package func revalidated(_ metadata: CacheMetadata, body source: ByteSource, response: HTTPResponse) {
         var meta = metadata
         meta.storedAt = time(nil)
         if let e = response.etag { meta.etag = e }
@@ -500,10 +500,10 @@ public final class HTTPCache: Sendable {
 
     /// How long a lookup, a commit or a cache command waits for the lock before going on
     /// without the cache (or, for a command, saying who holds it).
-    public static let lockBudgetSeconds = 2.0
+    package static let lockBudgetSeconds = 2.0
 
     /// The process holding the cache's lock now (Linux: from /proc/locks), if known.
-    public func lockHolder() -> Int32? {
+    package func lockHolder() -> Int32? {
         guard let f = folder(), let fd = f.openLock() else { return nil }
         defer { close(fd) }
         var st = stat()

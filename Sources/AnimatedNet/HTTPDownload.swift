@@ -21,35 +21,35 @@ public struct DownloadOptions: Sendable {
     public var maxRedirects = 8
     public var userAgent = "animplay/1 (terminal animation player; libcurl)"
     /// Revalidation of a cached copy.
-    public var ifNoneMatch: String?
-    public var ifModifiedSince: String?
+    package var ifNoneMatch: String?
+    package var ifModifiedSince: String?
     public init() {}
 }
 
 /// The response headers a player and a cache care about.
-public struct HTTPResponse: Sendable, Equatable {
-    public var status: Int
-    public var reason: String
+package struct HTTPResponse: Sendable, Equatable {
+    package var status: Int
+    package var reason: String
     /// The URL after redirects.
-    public var url: String
-    public var etag: String?
-    public var lastModified: String?
-    public var cacheControl: String?
-    public var contentType: String?
+    package var url: String
+    package var etag: String?
+    package var lastModified: String?
+    package var cacheControl: String?
+    package var contentType: String?
     /// Content-Length of the body on the wire (compressed, if it was), when announced.
-    public var contentLength: Int?
-    public var contentEncoding: String?
+    package var contentLength: Int?
+    package var contentEncoding: String?
     /// For freshness (RFC 9111 §4.2): when the response was generated, until when it is fresh
     /// (absent a max-age), how long it has already spent in caches on the way, and which
     /// request headers select it.
-    public var date: String? = nil
-    public var expires: String? = nil
-    public var age: Int? = nil
-    public var vary: String? = nil
+    package var date: String? = nil
+    package var expires: String? = nil
+    package var age: Int? = nil
+    package var vary: String? = nil
 }
 
 /// What a download came to before its body started.
-public enum DownloadStart: Sendable {
+package enum DownloadStart: Sendable {
     /// A 2xx response whose body is being written to the spool (which may still end early).
     case body(HTTPResponse)
     /// 304 Not Modified to a conditional request: no body.
@@ -66,15 +66,15 @@ public enum DownloadStart: Sendable {
 /// come from the usual environment variables (libcurl reads them); TLS peers are always
 /// verified; connect and stall timeouts; a size cap checked against Content-Length and while
 /// streaming.
-public final class HTTPDownload: Sendable {
-    public let url: String
-    public let spool: SpoolBuffer
+package final class HTTPDownload: Sendable {
+    package let url: String
+    package let spool: SpoolBuffer
     private let start: Monitor<DownloadStart?>
 
     /// Starts downloading `url`. `completed` runs on the transfer's thread once the whole body
     /// of a 2xx response is in, before the spool is finished (a cache stores it there, so that
     /// whoever waits for the end finds the entry written).
-    public init(url: String, options: DownloadOptions, memoryCap: Int = 4 << 20,
+    package init(url: String, options: DownloadOptions, memoryCap: Int = 4 << 20,
                 completed: (@Sendable (HTTPResponse, SpoolBuffer) -> Void)? = nil) throws(AnimatedError) {
         self.url = url
         spool = SpoolBuffer(name: URLText.masked(url), memoryCap: memoryCap)
@@ -87,12 +87,12 @@ public final class HTTPDownload: Sendable {
     }
 
     /// Waits until the response is known: a body coming, 304, or a failure.
-    public func waitForStart() -> DownloadStart {
+    package func waitForStart() -> DownloadStart {
         start.wait { s -> MonitorStep<DownloadStart> in s.map { .done($0) } ?? .sleep(notify: false) }!
     }
 
     /// True for the URLs this class takes (http and https, any case).
-    public static func isURL(_ s: String) -> Bool {
+    package static func isURL(_ s: String) -> Bool {
         let l = s.lowercased()
         return l.hasPrefix("http://") || l.hasPrefix("https://")
     }

@@ -1,8 +1,8 @@
 /// URLs as the cache keys them and messages show them: a password in the user information
 /// (`http://user:secret@host/`) becomes `***`, so that it is neither written to disk nor printed.
-public enum URLText {
+package enum URLText {
     /// `url` with the password of its user information replaced by `***` (unchanged without one).
-    public static func masked(_ url: String) -> String {
+    package static func masked(_ url: String) -> String {
         let b = Array(url.utf8)
         var start: Int?
         for i in 0..<max(0, b.count - 2) where b[i] == 0x3A && b[i + 1] == 0x2F && b[i + 2] == 0x2F { start = i + 3; break }

@@ -10,9 +10,9 @@
 /// On a growing source (a pipe, a download) an APNG opens once its first frame is complete and
 /// `refresh()` indexes the file again as it grows (geometrically: re-reading the chunk headers
 /// costs a few passes over the file in all); a still PNG waits for the whole file.
-public final class APNGDecoder: AnimationDecoder {
+package final class APNGDecoder: AnimationDecoder {
     /// The animation as its chunks describe it.
-    public private(set) var info: AnimationInfo
+    package private(set) var info: AnimationInfo
     let source: ByteSource
     private let options: DecodeOptions
     /// Growth (bytes) below which `refresh` waits for more; tests lower it.
@@ -41,7 +41,7 @@ public final class APNGDecoder: AnimationDecoder {
     static let rowByRowMaxPixels = 1 << 31
 
     /// Indexes the PNG/APNG in `source` and decodes its first frame; throws when no frame can be shown.
-    public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
+    package init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         self.source = source
         self.options = options
         indexedBytes = source.count
@@ -129,7 +129,7 @@ public final class APNGDecoder: AnimationDecoder {
 
     /// Indexes the file again once it has grown by an eighth (or ended). Frames already
     /// indexed are unchanged (their data does not move), so only the plans and `info` grow.
-    public func refresh() throws(AnimatedError) -> Bool {
+    package func refresh() throws(AnimatedError) -> Bool {
         guard info.provisional else { return false }
         source.refresh()
         if source.isGrowing && source.count - indexedBytes < max(refreshStep, indexedBytes / 8) {
@@ -175,7 +175,7 @@ public final class APNGDecoder: AnimationDecoder {
     }
 
     /// Decodes frame `index` and draws it onto `canvas` with the frame's blend op (no disposal: see `Compositor`).
-    public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
+    package func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
         if rowFactor > 1 {
             let plan = plans[0]
             let box = BoxDownscaler(sourceWidth: plan.rect.width, sourceHeight: plan.rect.height, factor: rowFactor, into: canvas)

@@ -10,9 +10,9 @@ import CWebP
 /// On a growing source (a pipe, a download) `init` indexes the complete frames so far and
 /// `refresh()` indexes the file again as it grows (geometrically, so the copies add up to a few
 /// times the file), keeping `info` provisional until the data ends.
-public final class WebPDecoder: AnimationDecoder {
+package final class WebPDecoder: AnimationDecoder {
     /// The animation as its chunks describe it.
-    public private(set) var info: AnimationInfo
+    package private(set) var info: AnimationInfo
 
     /// The whole file; `bitstreams` point into it.
     private var file: UnsafeMutableRawBufferPointer
@@ -30,7 +30,7 @@ public final class WebPDecoder: AnimationDecoder {
     private var config = WebPDecoderConfig()
 
     /// Demuxes the WebP in `source` (libwebpdemux): frames, delays, loop count.
-    public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
+    package init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         self.source = source
         self.options = options
         // The canvas size sits in the first 30 bytes: refuse a pixel bomb before reading the file.
@@ -125,7 +125,7 @@ public final class WebPDecoder: AnimationDecoder {
 
     /// Indexes the file again once it has grown by an eighth (or ended). Frames already
     /// indexed keep their place; the bitstreams move to the new copy of the file.
-    public func refresh() throws(AnimatedError) -> Bool {
+    package func refresh() throws(AnimatedError) -> Bool {
         guard info.provisional else { return false }
         source.refresh()
         if source.isGrowing && source.count - file.count < max(refreshStep, file.count / 8) {
@@ -147,7 +147,7 @@ public final class WebPDecoder: AnimationDecoder {
     }
 
     /// Decodes frame `index` and draws it onto `canvas` as browsers do (no disposal: see `Compositor`).
-    public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
+    package func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
         let f = info.frames[index]
         let r = f.rect
         let fitsCanvas = canvas.width == info.width && canvas.height == info.height

@@ -14,7 +14,7 @@ public final class Compositor {
     /// Frames whose data was corrupt, with the reason (what decoded is still shown).
     public private(set) var problems: [Int: String] = [:]
     /// How many frames have been decoded and blended, replays included (tests, statistics).
-    public private(set) var framesDecoded = 0
+    package private(set) var framesDecoded = 0
     private var saved: [UInt8] = []    // the rect under a dispose-previous frame, before it drew
 
     /// A compositor with a transparent canvas of the animation's size.
@@ -27,7 +27,7 @@ public final class Compositor {
 
     /// Takes in frames the decoder indexed since (a growing source); frames already composited
     /// are unchanged, since frames are only ever appended.
-    public func refreshInfo() {
+    package func refreshInfo() {
         info = decoder.info
     }
 

@@ -9,7 +9,7 @@ import CPNG
 /// smallest. That choice needs the next frame, so one frame waits (`pending`) until the next
 /// arrives or `finish()`. Streaming: acTL's frame count is unknown until the end, so a
 /// placeholder is written and patched (`EncoderSink.patch`).
-public final class APNGAnimationEncoder: AnimationEncoder {
+package final class APNGAnimationEncoder: AnimationEncoder {
     private let width: Int, height: Int, plays: Int
     private let sink: any EncoderSink
     private var schedule = DelaySchedule.milliseconds
@@ -45,7 +45,7 @@ public final class APNGAnimationEncoder: AnimationEncoder {
 
     deinit { animplay_png_buffer_free(&png) }
 
-    public func add(_ canvas: Canvas, durationMs: Double) throws(AnimatedError) {
+    package func add(_ canvas: Canvas, durationMs: Double) throws(AnimatedError) {
         precondition(!finished, "add after finish")
         let delay = schedule.next(durationMs)
         if frames == 0 {
@@ -78,7 +78,7 @@ public final class APNGAnimationEncoder: AnimationEncoder {
         frames += 1
     }
 
-    public func finish() throws(AnimatedError) {
+    package func finish() throws(AnimatedError) {
         precondition(!finished, "finish twice")
         finished = true
         guard let last = pending else { throw .invalid("no frames to write") }

@@ -9,29 +9,29 @@
 ///   be shorter is written at the minimum and the time it overshoots is taken from the next
 ///   frames (never below their minimum either), so the total catches up as soon as it can.
 /// - Delays above `maximumUnits` (GIF: 65535 cs) are clamped; that time is lost.
-public struct DelaySchedule: Sendable, Equatable {
+package struct DelaySchedule: Sendable, Equatable {
     /// Milliseconds per stored unit.
-    public let unitMs: Double
+    package let unitMs: Double
     /// Shortest delay written, in units.
-    public let minimumUnits: Int
+    package let minimumUnits: Int
     /// Longest delay the format stores, in units.
-    public let maximumUnits: Int
+    package let maximumUnits: Int
     /// Source time so far, ms.
-    public private(set) var sourceMs: Double = 0
+    package private(set) var sourceMs: Double = 0
     /// Units written so far.
-    public private(set) var writtenUnits = 0
+    package private(set) var writtenUnits = 0
 
-    public init(unitMs: Double, minimumUnits: Int, maximumUnits: Int) {
+    package init(unitMs: Double, minimumUnits: Int, maximumUnits: Int) {
         self.unitMs = unitMs; self.minimumUnits = minimumUnits; self.maximumUnits = maximumUnits
     }
 
     /// GIF: centiseconds, at least 2, at most 65535.
-    public static var gif: DelaySchedule { DelaySchedule(unitMs: 10, minimumUnits: 2, maximumUnits: 0xFFFF) }
+    package static var gif: DelaySchedule { DelaySchedule(unitMs: 10, minimumUnits: 2, maximumUnits: 0xFFFF) }
     /// APNG and WebP: milliseconds, at least 11 (WebP stores at most 2^24 - 1).
-    public static var milliseconds: DelaySchedule { DelaySchedule(unitMs: 1, minimumUnits: 11, maximumUnits: 0xFF_FFFF) }
+    package static var milliseconds: DelaySchedule { DelaySchedule(unitMs: 1, minimumUnits: 11, maximumUnits: 0xFF_FFFF) }
 
     /// The delay to store for the next frame, shown for `durationMs` in the source.
-    public mutating func next(_ durationMs: Double) -> Int {
+    package mutating func next(_ durationMs: Double) -> Int {
         sourceMs += max(0, durationMs.isFinite ? durationMs : 0)
         let end = (sourceMs / unitMs + 0.5).rounded(.down)
         let units = min(maximumUnits, max(minimumUnits, Int(min(end, 1e15)) - writtenUnits))

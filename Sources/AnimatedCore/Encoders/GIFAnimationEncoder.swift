@@ -15,7 +15,7 @@ import CImageQuant
 /// so the error does not accumulate; a pixel within `tolerance` of what is shown is left alone.
 /// GIF has no partial alpha: alpha below 128 is transparent, or everything is blended over
 /// `EncoderOptions.background`. Delays: `DelaySchedule.gif`.
-public final class GIFAnimationEncoder: AnimationEncoder {
+package final class GIFAnimationEncoder: AnimationEncoder {
     private let width: Int, height: Int, plays: Int
     private let options: EncoderOptions
     private let sink: any EncoderSink
@@ -61,7 +61,7 @@ public final class GIFAnimationEncoder: AnimationEncoder {
         if let file { _ = EGifCloseFile(file, nil) }
     }
 
-    public func add(_ canvas: Canvas, durationMs: Double) throws(AnimatedError) {
+    package func add(_ canvas: Canvas, durationMs: Double) throws(AnimatedError) {
         precondition(!finished, "add after finish")
         precondition(canvas.width == width && canvas.height == height, "frame size differs from the encoder's")
         incoming.copy(from: canvas)
@@ -76,7 +76,7 @@ public final class GIFAnimationEncoder: AnimationEncoder {
         hasPending = true
     }
 
-    public func finish() throws(AnimatedError) {
+    package func finish() throws(AnimatedError) {
         precondition(!finished, "finish twice")
         finished = true
         guard hasPending else { throw .invalid("no frames to write") }

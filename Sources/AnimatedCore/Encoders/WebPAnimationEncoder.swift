@@ -7,7 +7,7 @@ import CWebP
 ///
 /// WebPAnimEncoder keeps the previous canvases and the compressed frames; the file is assembled
 /// and written out at `finish()`, so the compressed output (not the frames) is held in memory.
-public final class WebPAnimationEncoder: AnimationEncoder {
+package final class WebPAnimationEncoder: AnimationEncoder {
     private let width: Int, height: Int
     private let sink: any EncoderSink
     private var encoder: OpaquePointer?
@@ -42,7 +42,7 @@ public final class WebPAnimationEncoder: AnimationEncoder {
 
     deinit { if let encoder { WebPAnimEncoderDelete(encoder) } }
 
-    public func add(_ canvas: Canvas, durationMs: Double) throws(AnimatedError) {
+    package func add(_ canvas: Canvas, durationMs: Double) throws(AnimatedError) {
         precondition(canvas.width == width && canvas.height == height, "frame size differs from the encoder's")
         guard let encoder else { preconditionFailure("add after finish") }
         var picture = WebPPicture()
@@ -59,7 +59,7 @@ public final class WebPAnimationEncoder: AnimationEncoder {
         frames += 1
     }
 
-    public func finish() throws(AnimatedError) {
+    package func finish() throws(AnimatedError) {
         guard let encoder else { preconditionFailure("finish twice") }
         defer { WebPAnimEncoderDelete(encoder); self.encoder = nil }
         guard WebPAnimEncoderAdd(encoder, nil, Int32(clamping: schedule.writtenUnits), nil) != 0 else { throw failure(encoder) }

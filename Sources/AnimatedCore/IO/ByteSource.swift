@@ -20,7 +20,7 @@ public final class ByteSource {
     /// sees a fixed prefix until it asks for more).
     public private(set) var count: Int
     /// More bytes may come (a spool not finished at the last `refresh()`).
-    public private(set) var isGrowing = false
+    package private(set) var isGrowing = false
     /// A name for messages (the path, or "<memory>").
     public let name: String
 
@@ -77,7 +77,7 @@ public final class ByteSource {
 
     /// A second, independent reader of the same bytes (for another thread): a file is opened
     /// again through a duplicated descriptor, memory is copied, a spool is shared.
-    public func duplicate() throws(AnimatedError) -> sending ByteSource {
+    package func duplicate() throws(AnimatedError) -> sending ByteSource {
         switch storage {
         case .file(let fd, let base):
             let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
@@ -92,7 +92,7 @@ public final class ByteSource {
     }
 
     /// The spool behind this source, if any.
-    public var spool: SpoolBuffer? {
+    package var spool: SpoolBuffer? {
         if case .spool(let s) = storage { return s }
         return nil
     }
@@ -100,7 +100,7 @@ public final class ByteSource {
     /// Takes in the bytes that arrived since the last call (spools only). True if `count` or
     /// `isGrowing` changed.
     @discardableResult
-    public func refresh() -> Bool {
+    package func refresh() -> Bool {
         guard case .spool(let s) = storage else { return false }
         let p = s.progress
         let changed = p.count != count || isGrowing == p.finished

@@ -6,14 +6,14 @@ import Darwin
 
 /// Copies a pipe, FIFO or any other stream into a `SpoolBuffer` on a thread of its own, so that
 /// decoders can start on what has arrived while the rest is still coming.
-public enum SpoolReader {
+package enum SpoolReader {
     /// Opens `path` when it is not a regular file that `ByteSource(path:)` can read directly: a
     /// FIFO (process substitution, `mkfifo`), a character device, or a socket. Returns nil for
     /// regular files and directories. `-` means standard input.
     ///
     /// A FIFO is opened without blocking (opening one that has no writer would wait forever);
     /// the reader then waits at most `firstDataTimeoutMs` for a writer's first byte or EOF.
-    public static func openStream(path: String, firstDataTimeoutMs: Int32 = 5_000) throws(AnimatedError) -> SpoolBuffer? {
+    package static func openStream(path: String, firstDataTimeoutMs: Int32 = 5_000) throws(AnimatedError) -> SpoolBuffer? {
         if path == "-" {
             let fd = dup(0)
             guard fd >= 0 else { throw .posix(.unreadable, errno, "standard input: ") }
@@ -36,7 +36,7 @@ public enum SpoolReader {
     /// Starts a detached thread that reads `fd` (which it then owns and closes) into `spool`
     /// until end of file, then finishes the spool. `firstDataTimeoutMs` ≥ 0 bounds the wait for
     /// the first byte (a FIFO nobody writes to); -1 waits as long as it takes.
-    public static func start(fd: Int32, into spool: SpoolBuffer, firstDataTimeoutMs: Int32) throws(AnimatedError) {
+    package static func start(fd: Int32, into spool: SpoolBuffer, firstDataTimeoutMs: Int32) throws(AnimatedError) {
         let job = Job(fd: fd, spool: spool, timeout: firstDataTimeoutMs)
         do {
             try DetachedThread.start("input") { job.run() }

@@ -27,11 +27,11 @@ public enum BlendOp: String, Sendable {
 }
 
 /// A width and a height, in pixels.
-public struct ImageSize: Sendable, Equatable, CustomStringConvertible {
-    public var width: Int, height: Int
-    public init(width: Int, height: Int) { self.width = width; self.height = height }
+package struct ImageSize: Sendable, Equatable, CustomStringConvertible {
+    package var width: Int, height: Int
+    package init(width: Int, height: Int) { self.width = width; self.height = height }
     /// `WxH`.
-    public var description: String { "\(width)x\(height)" }
+    package var description: String { "\(width)x\(height)" }
 }
 
 /// A rectangle in canvas pixels; `description` is ImageMagick's geometry, `WxH+X+Y`.
@@ -72,9 +72,9 @@ public struct FrameInfo: Sendable {
     public var hasAlpha: Bool
     /// Set by `KeyframeAnalysis`: replaying from a transparent canvas at this frame gives the
     /// same pixels as compositing every frame from the start.
-    public var keyframe: Bool = false
+    package var keyframe: Bool = false
     /// Sprite sheets and frame sequences: where the frame's pixels come from (nil for codecs).
-    public var source: FrameSource? = nil
+    package var source: FrameSource? = nil
 
     /// A frame as a codec indexes it.
     public init(rect: FrameRect, delayMs: Double, dispose: DisposeOp, blend: BlendOp, hasAlpha: Bool) {
@@ -114,10 +114,10 @@ public struct AnimationInfo: Sendable {
     public var timing: TimingPolicy
     /// The data is still arriving (a pipe, a download): more frames may follow, and the frame
     /// count, duration and plays are what is known so far.
-    public var provisional = false
+    package var provisional = false
     /// A still larger than the limits, decoded straight to the smaller `width`×`height`: its
     /// own size (after orientation). Nil when decoded at full size.
-    public var scaledFrom: ImageSize? = nil
+    package var scaledFrom: ImageSize? = nil
     /// The EXIF orientation applied to a still (nil: none stored, or not a format that has one).
     public var orientation: ExifOrientation? = nil
 
@@ -136,5 +136,5 @@ public struct AnimationInfo: Sendable {
     /// One play, in milliseconds of display time.
     public var durationMs: Double { frames.indices.reduce(0) { $0 + displayMs(at: $1) } }
     /// Bytes of one composited RGBA canvas.
-    public var bytesPerFrame: Int { width * height * 4 }
+    package var bytesPerFrame: Int { width * height * 4 }
 }

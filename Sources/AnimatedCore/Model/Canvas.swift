@@ -38,7 +38,7 @@ public final class Canvas {
     }
 
     /// Copies the pixels of `rect` (clipped) into `store`, resizing it as needed.
-    public func save(_ rect: FrameRect, into store: inout [UInt8]) {
+    package func save(_ rect: FrameRect, into store: inout [UInt8]) {
         let r = rect.clipped(toWidth: width, height: height)
         let n = r.width * r.height * 4
         if store.count != n { store = [UInt8](repeating: 0, count: n) }
@@ -53,7 +53,7 @@ public final class Canvas {
     }
 
     /// Writes back what `save(_:into:)` stored for the same `rect`.
-    public func restore(_ rect: FrameRect, from store: [UInt8]) {
+    package func restore(_ rect: FrameRect, from store: [UInt8]) {
         let r = rect.clipped(toWidth: width, height: height)
         guard r.width * r.height * 4 == store.count, !store.isEmpty else { return }
         store.withUnsafeBufferPointer { src in

@@ -1,14 +1,14 @@
 /// Where a frame of a sprite sheet or a frame sequence comes from (reported by `info`).
-public struct FrameSource: Sendable, Equatable {
+package struct FrameSource: Sendable, Equatable {
     /// The area read from the sheet, clipped to it (as stored: rotated frames are turned).
-    public var sheetRect: FrameRect?
+    package var sheetRect: FrameRect?
     /// Stored rotated 90° clockwise in the sheet (TexturePacker).
-    public var rotated: Bool
+    package var rotated: Bool
     /// The image file of a frame-sequence frame.
-    public var file: String?
+    package var file: String?
 
     /// Where a frame comes from.
-    public init(sheetRect: FrameRect? = nil, rotated: Bool = false, file: String? = nil) {
+    package init(sheetRect: FrameRect? = nil, rotated: Bool = false, file: String? = nil) {
         self.sheetRect = sheetRect; self.rotated = rotated; self.file = file
     }
 }

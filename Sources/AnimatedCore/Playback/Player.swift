@@ -49,9 +49,9 @@ public final class Player {
     private var meter = FrameRateMeter()
 
     /// How soon to poll while the buffer has not delivered the frame to show.
-    public static let pollNanoseconds: UInt64 = 2_000_000
+    package static let pollNanoseconds: UInt64 = 2_000_000
     /// How soon to poll while waiting at the last frame downloaded so far.
-    public static let growthPollNanoseconds: UInt64 = 10_000_000
+    package static let growthPollNanoseconds: UInt64 = 10_000_000
 
     /// Plays `decoder`, which moves to the producer thread (do not use it afterwards).
     public convenience init(decoder: sending any AnimationDecoder, options: PlayerOptions,
@@ -64,7 +64,7 @@ public final class Player {
 
     /// Plays the animation described by `info`; `open` creates its decoder and runs once, on
     /// the producer thread. If it throws, `update()` reports the error.
-    public convenience init(info: AnimationInfo, options: PlayerOptions, scaler: any FrameScaler,
+    package convenience init(info: AnimationInfo, options: PlayerOptions, scaler: any FrameScaler,
                             renderSize: RenderSize, time: any TimeSource = SystemTimeSource(),
                             open: @escaping @Sendable () throws(AnimatedError) -> any AnimationDecoder) throws(AnimatedError) {
         try self.init(info: info, options: options, scaler: scaler, renderSize: renderSize,
@@ -109,7 +109,7 @@ public final class Player {
     }
 
     /// Call when the source has more bytes (from any thread): the producer indexes them.
-    public var sourceGrowthHandler: @Sendable () -> Void {
+    package var sourceGrowthHandler: @Sendable () -> Void {
         { [buffer] in buffer.noteSourceGrowth() }
     }
 

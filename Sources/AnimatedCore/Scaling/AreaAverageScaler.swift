@@ -9,9 +9,9 @@
 /// The filter is separable: each source row is reduced horizontally once (a row straddling two
 /// output rows is reused), then added to its output rows with their vertical weights. Weights are computed per call (a few
 /// hundred floats); the hot loops run on raw pointers.
-public struct AreaAverageScaler: FrameScaler {
+package struct AreaAverageScaler: FrameScaler {
     /// What is averaged.
-    public enum Light: Sendable {
+    package enum Light: Sendable {
         /// Linear light (the default: averages keep the area's light).
         case linear
         /// sRGB code values, as most image tools average (the symbol encoder's default: see `SymbolEncoder`).
@@ -19,16 +19,16 @@ public struct AreaAverageScaler: FrameScaler {
     }
 
     /// What is averaged.
-    public let light: Light
+    package let light: Light
 
     /// How enlargements by a fraction are made (nil: the area average, i.e. a sharp box filter).
-    public let enlarger: Enlarger?
+    package let enlarger: Enlarger?
 
     /// A scaler averaging `light`; enlargements by a fraction go through `enlarger`.
-    public init(light: Light = .linear, enlarger: Enlarger? = Enlarger()) { self.light = light; self.enlarger = enlarger }
+    package init(light: Light = .linear, enlarger: Enlarger? = Enlarger()) { self.light = light; self.enlarger = enlarger }
 
     /// Scales `canvas` to `size` (each output pixel averages the area it covers).
-    public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+    package func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
         let w = max(1, size.width), h = max(1, size.height)
         let out = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buf, n in
             scale(canvas, width: w, height: h, into: buf.baseAddress!)
@@ -39,7 +39,7 @@ public struct AreaAverageScaler: FrameScaler {
 
     /// Scales `canvas` to `width`×`height` into `dst` (`width`·`height`·4 bytes): a buffer the
     /// caller reuses from frame to frame.
-    public func scale(_ canvas: Canvas, width w: Int, height h: Int, into dst: UnsafeMutablePointer<UInt8>) {
+    package func scale(_ canvas: Canvas, width w: Int, height h: Int, into dst: UnsafeMutablePointer<UInt8>) {
         if w % canvas.width == 0 && h % canvas.height == 0 {
             Self.replicate(canvas, width: w, height: h, into: dst)
         } else if let enlarger, w >= canvas.width && h >= canvas.height {

@@ -13,9 +13,9 @@ import Darwin
 /// into a small ring of rows (as many as the vertical filter has taps), then each output row is
 /// a weighted sum of ring rows: memory is a few rows, not a second frame. The weights for both
 /// axes are computed once per call (a few thousand floats); the loops run on raw pointers.
-public struct Enlarger: Sendable {
+package struct Enlarger: Sendable {
     /// The reconstruction filter.
-    public enum Filter: String, Sendable, CaseIterable {
+    package enum Filter: String, Sendable, CaseIterable {
         /// Linear interpolation (triangle, 2 taps).
         case bilinear
         /// Catmull-Rom cubic (B=0, C=½; 4 taps): sharp, slight overshoot.
@@ -60,14 +60,14 @@ public struct Enlarger: Sendable {
 
     /// The filter used unless told otherwise: chosen by SSIM against ImageMagick's `-resize` and
     /// chafa's picture (Benchmarks/fill-quality.py; figures in the README).
-    public static let defaultFilter = Filter.bilinear
+    package static let defaultFilter = Filter.bilinear
 
-    public let filter: Filter
-    public init(filter: Filter = Enlarger.defaultFilter) { self.filter = filter }
+    package let filter: Filter
+    package init(filter: Filter = Enlarger.defaultFilter) { self.filter = filter }
 
     /// `canvas` enlarged to `width`×`height` (RGBA, straight alpha, sRGB) into `dst`, which must
     /// hold `width`·`height`·4 bytes.
-    public func enlarge(_ canvas: Canvas, width w: Int, height h: Int, into dst: UnsafeMutablePointer<UInt8>) {
+    package func enlarge(_ canvas: Canvas, width w: Int, height h: Int, into dst: UnsafeMutablePointer<UInt8>) {
         let cw = canvas.width, ch = canvas.height
         let xk = KernelWeights(source: cw, target: w, filter: filter)
         let yk = KernelWeights(source: ch, target: h, filter: filter)
@@ -129,7 +129,7 @@ public struct Enlarger: Sendable {
     }
 
     /// `canvas` enlarged to `width`×`height` as a new array.
-    public func enlarge(_ canvas: Canvas, width w: Int, height h: Int) -> [UInt8] {
+    package func enlarge(_ canvas: Canvas, width w: Int, height h: Int) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: w * h * 4) { buf, n in
             enlarge(canvas, width: w, height: h, into: buf.baseAddress!)
             n = w * h * 4

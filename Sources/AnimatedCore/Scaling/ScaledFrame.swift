@@ -28,11 +28,11 @@ public struct ScaledFrame: Sendable {
     /// RGBA at `size`, rows packed, or empty when the output keeps only its payload.
     public let pixels: [UInt8]
     /// The output's encoded frame (empty for cells).
-    public let payload: [UInt8]
+    package let payload: [UInt8]
     /// The cells, when the scaler chose the glyphs itself (`SymbolScaler`).
-    public let cells: (any PreparedCells)?
+    package let cells: (any PreparedCells)?
     /// Frame `index` prepared at `size`: pixels, an output's payload, or its cells.
-    public init(index: Int, size: RenderSize, pixels: [UInt8], payload: [UInt8] = [], cells: (any PreparedCells)? = nil) {
+    package init(index: Int, size: RenderSize, pixels: [UInt8], payload: [UInt8] = [], cells: (any PreparedCells)? = nil) {
         self.index = index; self.size = size; self.pixels = pixels; self.payload = payload; self.cells = cells
     }
     /// Bytes held: pixel data, payload and cells.
@@ -41,7 +41,7 @@ public struct ScaledFrame: Sendable {
 
 /// Cells an output chose on the producer thread (the terminal layer's `SymbolCells`), held in
 /// the frame buffer with their frame: the buffer counts their bytes against its budget.
-public protocol PreparedCells: Sendable {
+package protocol PreparedCells: Sendable {
     /// Bytes held.
     var byteCount: Int { get }
 }

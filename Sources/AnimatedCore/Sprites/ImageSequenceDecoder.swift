@@ -1,13 +1,13 @@
 /// Images already in memory played as an animation with their own durations (YYFrameImage's
 /// `initWithImages:frameDurations:`): each image is one frame, centred on a canvas as large as
 /// the largest, the rest transparent; every frame is a keyframe.
-public final class ImageSequenceDecoder: AnimationDecoder {
-    public let info: AnimationInfo
+package final class ImageSequenceDecoder: AnimationDecoder {
+    package let info: AnimationInfo
     private let images: [Canvas]
 
     /// `images[i]` is shown for `durationsMs[i]` milliseconds (as given: no browser minimum);
     /// `plays` 0 = forever.
-    public init(images: [Canvas], durationsMs: [Double], plays: Int = 0,
+    package init(images: [Canvas], durationsMs: [Double], plays: Int = 0,
                 options: DecodeOptions = DecodeOptions()) throws(AnimatedError) {
         guard !images.isEmpty else { throw .invalid("no images to play") }
         guard durationsMs.count == images.count else {
@@ -29,7 +29,7 @@ public final class ImageSequenceDecoder: AnimationDecoder {
     }
 
     /// Copies image `index` to its place on the canvas.
-    public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
+    package func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
         let image = images[index], rect = info.frames[index].rect
         Blend.image(UnsafePointer(image.pixels.baseAddress!), width: image.width, height: image.height,
                     srcStride: image.rowBytes, at: rect.x, rect.y, onto: canvas, op: .source)

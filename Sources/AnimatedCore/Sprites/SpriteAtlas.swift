@@ -20,7 +20,7 @@ public struct SpriteAtlas: Sendable, Equatable {
 
     /// Indices into `frames` in play order: every frame forward, or the frames of the first tag
     /// named `tag` in its direction. An unknown tag is an error listing the tags.
-    public func playOrder(tag: String?) throws(AnimatedError) -> [Int] {
+    package func playOrder(tag: String?) throws(AnimatedError) -> [Int] {
         guard let tag else { return Array(frames.indices) }
         guard let t = tags.first(where: { $0.name == tag }) else {
             let names = tags.map { JSONWriter.quote($0.name) }.joined(separator: ", ")
@@ -60,7 +60,7 @@ public struct AtlasFrame: Sendable, Equatable {
     }
 
     /// The area of the sheet holding the pixels (width and height swapped when rotated).
-    public var sheetRect: FrameRect {
+    package var sheetRect: FrameRect {
         rotated ? FrameRect(x: frame.x, y: frame.y, width: frame.height, height: frame.width) : frame
     }
 }
@@ -88,7 +88,7 @@ public struct AtlasTag: Sendable, Equatable {
 
     /// Frame indices of one play. Ping-pong goes there and back without repeating the end
     /// frames (a, b, c, b), as Aseprite plays it.
-    public var playOrder: [Int] {
+    package var playOrder: [Int] {
         let up = Array(from...to)
         switch direction {
         case .forward: return up

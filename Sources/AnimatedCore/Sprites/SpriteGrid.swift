@@ -16,18 +16,18 @@ public struct SpriteGrid: Sendable, Equatable {
     }
 
     /// Number of cells.
-    public var cellCount: Int { columns * rows }
+    package var cellCount: Int { columns * rows }
 
     /// The cell size on a `sheetWidth`×`sheetHeight` sheet: what the margins and spacing leave,
     /// divided evenly. A size that does not divide is an error naming the numbers.
-    public func cellSize(sheetWidth: Int, sheetHeight: Int) throws(AnimatedError) -> (width: Int, height: Int) {
+    package func cellSize(sheetWidth: Int, sheetHeight: Int) throws(AnimatedError) -> (width: Int, height: Int) {
         try validate()
         return (try Self.side(sheetWidth, "width", columns, "columns", margin, spacing),
                 try Self.side(sheetHeight, "height", rows, "rows", margin, spacing))
     }
 
     /// Every cell rect, row-major.
-    public func cells(sheetWidth: Int, sheetHeight: Int) throws(AnimatedError) -> [FrameRect] {
+    package func cells(sheetWidth: Int, sheetHeight: Int) throws(AnimatedError) -> [FrameRect] {
         let (w, h) = try cellSize(sheetWidth: sheetWidth, sheetHeight: sheetHeight)
         var out: [FrameRect] = []
         out.reserveCapacity(cellCount)

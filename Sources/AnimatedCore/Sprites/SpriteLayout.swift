@@ -1,31 +1,31 @@
 /// One frame of a sprite sheet: which pixels of the sheet, and where they go on the output canvas.
-public struct SpriteFrame: Sendable, Equatable {
+package struct SpriteFrame: Sendable, Equatable {
     /// The sheet area read, already clipped to the sheet. A rotated frame's area holds the
     /// sprite turned 90° clockwise (`placement` is `sheetRect` with width and height swapped).
-    public var sheetRect: FrameRect
+    package var sheetRect: FrameRect
     /// True when the sheet stores it rotated 90° clockwise.
-    public var rotated: Bool
+    package var rotated: Bool
     /// Where the (un-rotated) pixels go on the output canvas.
-    public var placement: FrameRect
+    package var placement: FrameRect
     /// How long it is shown, in milliseconds.
-    public var delayMs: Double
+    package var delayMs: Double
 
     /// A frame cut from `sheetRect`, drawn at `placement`.
-    public init(sheetRect: FrameRect, rotated: Bool = false, placement: FrameRect, delayMs: Double) {
+    package init(sheetRect: FrameRect, rotated: Bool = false, placement: FrameRect, delayMs: Double) {
         self.sheetRect = sheetRect; self.rotated = rotated; self.placement = placement; self.delayMs = delayMs
     }
 }
 
 /// The frames of a sheet resolved against the sheet's size: output canvas, rects, delays.
-public struct SpriteLayout: Sendable, Equatable {
+package struct SpriteLayout: Sendable, Equatable {
     /// Canvas width of the animation.
-    public var width: Int
+    package var width: Int
     /// Canvas height of the animation.
-    public var height: Int
+    package var height: Int
     /// The frames, in play order.
-    public var frames: [SpriteFrame]
+    package var frames: [SpriteFrame]
     /// Problems that did not stop it (for `info`).
-    public var warnings: [String]
+    package var warnings: [String]
 }
 
 /// How to cut a sheet into frames: a grid or an atlas, how many frames, and timing.
@@ -53,7 +53,7 @@ public struct SpriteSheetSpec: Sendable {
 
     /// Resolves the frames against a `sheetWidth`×`sheetHeight` sheet. Atlas rects are clipped
     /// to the sheet (YYSpriteSheetImage's rule); a rect entirely outside it is an error.
-    public func resolve(sheetWidth: Int, sheetHeight: Int,
+    package func resolve(sheetWidth: Int, sheetHeight: Int,
                         limits: DecodeLimits = .default) throws(AnimatedError) -> SpriteLayout {
         var layout: SpriteLayout
         switch self.layout {

@@ -1,11 +1,11 @@
 /// A sprite sheet as an animation (YYSpriteSheetImage): every frame is a rect of one still
 /// image. The sheet is decoded once, on the first frame asked for, and shared by all frames:
 /// memory is the sheet plus the output canvas.
-public final class SpriteSheetDecoder: AnimationDecoder {
+package final class SpriteSheetDecoder: AnimationDecoder {
     /// One frame per cell or atlas frame.
-    public let info: AnimationInfo
+    package let info: AnimationInfo
     /// Where each frame is cut from.
-    public let layout: SpriteLayout
+    package let layout: SpriteLayout
     /// The decoded sheet (nil until the first `blend`, when opened from a file).
     private var sheet: Canvas?
     /// The sheet's codec, kept from `init` (headers only) until the sheet is decoded.
@@ -16,13 +16,13 @@ public final class SpriteSheetDecoder: AnimationDecoder {
     private let rowScratch: UnsafeMutableBufferPointer<UInt8>
 
     /// A sheet already decoded (tests, or a caller that has the pixels).
-    public convenience init(sheet: Canvas, spec: SpriteSheetSpec, options: DecodeOptions = DecodeOptions()) throws(AnimatedError) {
+    package convenience init(sheet: Canvas, spec: SpriteSheetSpec, options: DecodeOptions = DecodeOptions()) throws(AnimatedError) {
         let layout = try spec.resolve(sheetWidth: sheet.width, sheetHeight: sheet.height, limits: options.limits)
         self.init(layout: layout, sheet: sheet, decoder: nil, warnings: [])
     }
 
     /// Opens the sheet at `path` (a still PNG, GIF or WebP) reading only its headers.
-    public convenience init(path: String, spec: SpriteSheetSpec, options: DecodeOptions = DecodeOptions()) throws(AnimatedError) {
+    package convenience init(path: String, spec: SpriteSheetSpec, options: DecodeOptions = DecodeOptions()) throws(AnimatedError) {
         let decoder = try AnimationLoader.open(path: path, options: options)
         let sheetInfo = decoder.info
         let layout = try spec.resolve(sheetWidth: sheetInfo.width, sheetHeight: sheetInfo.height, limits: options.limits)
@@ -53,7 +53,7 @@ public final class SpriteSheetDecoder: AnimationDecoder {
     deinit { rowScratch.deallocate() }
 
     /// Draws frame `index`, cut from the sheet, onto `canvas`.
-    public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
+    package func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
         let sheet = try decodedSheet()
         let f = layout.frames[index]
         let base = UnsafePointer(sheet.pixels.baseAddress!)

@@ -2,10 +2,10 @@
 /// on a terminal: every C0 control, DEL and C1 control is shown as an escape (`\x1B`, `\x7F`,
 /// `\u{9B}`), so that no byte of it can move the cursor, set the title, recolour or clear the
 /// screen. The one function every message, status line and info line goes through.
-public enum TerminalText {
+package enum TerminalText {
     /// `text` with its controls escaped; `keepNewlines` leaves `\n` alone (for multi-line
     /// output whose line breaks are the program's own).
-    public static func escaped(_ text: String, keepNewlines: Bool = false) -> String {
+    package static func escaped(_ text: String, keepNewlines: Bool = false) -> String {
         guard text.unicodeScalars.contains(where: { needsEscape($0, keepNewlines) }) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 16)

@@ -1,7 +1,7 @@
 import AnimatedCore
 
 /// How frames reach the terminal (`--graphics`).
-public enum GraphicsProtocol: String, Sendable, CaseIterable {
+package enum GraphicsProtocol: String, Sendable, CaseIterable {
     /// kitty graphics protocol (kitty, Ghostty, ...).
     case kitty
     /// DEC sixel (xterm -ti vt340, foot, mlterm, Konsole, ...).
@@ -13,7 +13,7 @@ public enum GraphicsProtocol: String, Sendable, CaseIterable {
 }
 
 /// What `--graphics` asks for: one protocol, or auto-detection.
-public enum GraphicsRequest: Sendable, Equatable {
+package enum GraphicsRequest: Sendable, Equatable {
     case auto
     /// This protocol, unless the terminal's answers show it lacks it: then one warning and
     /// what `auto` would choose.
@@ -22,7 +22,7 @@ public enum GraphicsRequest: Sendable, Equatable {
     case required(GraphicsProtocol)
 
     /// `auto`, `kitty`, `sixel`, `iterm2` or `cells`, each but auto optionally followed by `!`.
-    public init?(argument: String) {
+    package init?(argument: String) {
         if argument == "auto" { self = .auto; return }
         let strict = argument.hasSuffix("!")
         guard let p = GraphicsProtocol(rawValue: String(strict ? argument.dropLast() : argument[...])) else { return nil }
@@ -30,7 +30,7 @@ public enum GraphicsRequest: Sendable, Equatable {
     }
 
     /// The protocol asked for, nil for auto.
-    public var named: GraphicsProtocol? {
+    package var named: GraphicsProtocol? {
         switch self {
         case .auto: nil
         case .forced(let p), .required(let p): p
@@ -40,15 +40,15 @@ public enum GraphicsRequest: Sendable, Equatable {
 
 /// What the terminal answered to the start-up queries (the terminal probe's findings that
 /// matter for graphics); nil fields: no answer.
-public struct TerminalGraphicsAnswers: Sendable, Equatable {
+package struct TerminalGraphicsAnswers: Sendable, Equatable {
     /// kitty's `a=q` query was answered OK.
-    public var kittyGraphics: Bool
+    package var kittyGraphics: Bool
     /// DA1 listed attribute 4 (sixel).
-    public var sixel: Bool
+    package var sixel: Bool
     /// XTVERSION's name and version, e.g. "kitty(0.26.5)", "WezTerm 20240203", "iTerm2 3.5".
-    public var version: String?
+    package var version: String?
 
-    public init(kittyGraphics: Bool = false, sixel: Bool = false, version: String? = nil) {
+    package init(kittyGraphics: Bool = false, sixel: Bool = false, version: String? = nil) {
         self.kittyGraphics = kittyGraphics; self.sixel = sixel; self.version = version
     }
 }
@@ -59,16 +59,16 @@ public struct TerminalGraphicsAnswers: Sendable, Equatable {
 /// Inside tmux, escape sequences reach the outer terminal only through passthrough: graphics
 /// are used when `allow-passthrough` is on, else cells. Over ssh the environment of the local
 /// terminal is mostly absent (only TERM travels), so the answers decide.
-public enum GraphicsPolicy {
-    public struct Decision: Sendable, Equatable {
-        public var graphics: GraphicsProtocol
+package enum GraphicsPolicy {
+    package struct Decision: Sendable, Equatable {
+        package var graphics: GraphicsProtocol
         /// Wrap escape sequences for tmux passthrough.
-        public var tmux: Bool
+        package var tmux: Bool
         /// Why (for `--status` and debugging).
-        public var reason: String
+        package var reason: String
         /// Set when `--graphics` named a protocol the terminal lacks: why (one line). With
         /// `.forced` the decision is then auto's, to be said once; with `.required`, an error.
-        public var unsupported: String? = nil
+        package var unsupported: String? = nil
     }
 
     /// Why the terminal cannot show `p`, judging from what it answered, or nil when it can or
@@ -76,7 +76,7 @@ public enum GraphicsPolicy {
     /// `a=q` query went unanswered while DA1 came. Sixel: DA1 lacks attribute 4 (inside tmux,
     /// the outer terminal's DA1). iTerm2 images have no query: lacking only when XTVERSION names
     /// a terminal known not to have them. Inside tmux without passthrough nothing gets out.
-    public static func lacks(_ p: GraphicsProtocol, env: [String: String], answers: TerminalGraphicsAnswers?,
+    package static func lacks(_ p: GraphicsProtocol, env: [String: String], answers: TerminalGraphicsAnswers?,
                              tmuxPassthrough: Bool) -> String? {
         if p == .cells { return nil }
         if env["TMUX"] != nil && !tmuxPassthrough {
@@ -103,7 +103,7 @@ public enum GraphicsPolicy {
     }
 
     /// The protocol the environment names, if any.
-    public static func fromEnvironment(_ env: [String: String]) -> (GraphicsProtocol, String)? {
+    package static func fromEnvironment(_ env: [String: String]) -> (GraphicsProtocol, String)? {
         let term = env["TERM"] ?? "", program = env["TERM_PROGRAM"] ?? ""
         if term == "xterm-kitty" { return (.kitty, "TERM=xterm-kitty") }
         if env["KITTY_WINDOW_ID"] != nil { return (.kitty, "KITTY_WINDOW_ID") }
@@ -118,7 +118,7 @@ public enum GraphicsPolicy {
     }
 
     /// The protocol the terminal's answers point to, if any.
-    public static func fromAnswers(_ a: TerminalGraphicsAnswers) -> (GraphicsProtocol, String)? {
+    package static func fromAnswers(_ a: TerminalGraphicsAnswers) -> (GraphicsProtocol, String)? {
         if a.kittyGraphics { return (.kitty, "kitty graphics query answered") }
         let v = (a.version ?? "").lowercased()
         if v.hasPrefix("iterm2") || v.hasPrefix("wezterm") { return (.iterm2, "XTVERSION \(a.version!)") }
@@ -128,7 +128,7 @@ public enum GraphicsPolicy {
 
     /// `requested` resolved against the environment, the terminal's answers (nil: not asked or
     /// no answer) and, inside tmux (TMUX set), whether passthrough is allowed.
-    public static func decide(_ requested: GraphicsRequest, env: [String: String],
+    package static func decide(_ requested: GraphicsRequest, env: [String: String],
                               answers: TerminalGraphicsAnswers?, tmuxPassthrough: Bool) -> Decision {
         let inTmux = env["TMUX"] != nil
         if let p = requested.named {

@@ -28,7 +28,7 @@ public enum OutputPlan: Sendable, Equatable {
 
     /// Images the terminal paints below the cursor (sixel, iTerm2) keep off the screen's last
     /// row: written there, they would scroll the screen.
-    public var needsSpareRow: Bool {
+    package var needsSpareRow: Bool {
         switch self {
         case .sixel, .iterm2: true
         case .cells, .kitty: false
@@ -37,7 +37,7 @@ public enum OutputPlan: Sendable, Equatable {
 
     /// The terminal enlarges images itself (kitty's `c=`/`r=`, iTerm2's width and height): frames
     /// of an enlargement by a fraction go at the canvas's own size (`RenderLayout.compute`).
-    public var terminalScales: Bool {
+    package var terminalScales: Bool {
         switch self {
         case .kitty, .iterm2: true
         case .cells, .sixel: false

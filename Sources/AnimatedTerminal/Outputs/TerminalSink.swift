@@ -91,14 +91,14 @@ public struct TerminalInfo: Sendable, Equatable {
 
     /// The cell size now: the window's, else the reported one, each only when a screen can
     /// have it (`CellPixelBounds`; nil keeps the cell the output has).
-    public func currentCell(window: RenderSize?) -> RenderSize? {
+    package func currentCell(window: RenderSize?) -> RenderSize? {
         [window, reportedCell].compactMap { $0 }.first {
             CellPixelBounds.cell.contains($0.width) && CellPixelBounds.cell.contains($0.height)
         }
     }
 
     /// `bytes` as the terminal must receive them (wrapped for tmux passthrough when inside tmux).
-    public func wrap(_ bytes: [UInt8]) -> [UInt8] {
+    package func wrap(_ bytes: [UInt8]) -> [UInt8] {
         tmuxPassthrough ? TerminalQueries.tmuxPassthrough(bytes) : bytes
     }
 }

@@ -9,11 +9,11 @@ public struct TmuxPane: Sendable, Equatable {
     public init(top: Int, left: Int) { self.top = top; self.left = left }
 
     /// The `tmux display -p` format whose output `parse` reads.
-    public static let format = "#{pane_top} #{pane_left} #{status} #{status-position}"
+    package static let format = "#{pane_top} #{pane_left} #{status} #{status-position}"
 
     /// Reads `pane_top pane_left status status-position`: a status line at the top (`status`
     /// on, or 2–5 lines) pushes every pane down by its height.
-    public static func parse(_ line: some StringProtocol) -> TmuxPane? {
+    package static func parse(_ line: some StringProtocol) -> TmuxPane? {
         let f = line.split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard f.count >= 2, let top = Int(f[0]), let left = Int(f[1]), top >= 0, left >= 0 else { return nil }
         var statusLines = 0
@@ -24,7 +24,7 @@ public struct TmuxPane: Sendable, Equatable {
     }
 
     /// CUP to cell (`row`, `column`) of the pane (0-based), in the outer terminal's coordinates.
-    public func cursor(row: Int, column: Int) -> [UInt8] {
+    package func cursor(row: Int, column: Int) -> [UInt8] {
         Array("\u{1B}[\(top + row + 1);\(left + column + 1)H".utf8)
     }
 }

@@ -12,14 +12,14 @@ import CAVIF
 /// with libavif 1.0, from the `elst` box), so an animation plays forever, which is what
 /// Chromium shows for a sequence without an edit list. On a growing source (a pipe, a
 /// download) it opens once the whole file is in.
-public final class AVIFDecoder: AnimationDecoder {
-    public let info: AnimationInfo
+package final class AVIFDecoder: AnimationDecoder {
+    package let info: AnimationInfo
     private let file: UnsafeMutableRawBufferPointer
     private let decoder: UnsafeMutablePointer<avifDecoder>
     /// The frame `decoder.image` holds (-1: none yet).
     private var current = -1
 
-    public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
+    package init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         if source.isGrowing { throw .invalid("waiting for the whole AVIF") }
         guard let d = avifDecoderCreate() else { throw .system("libavif could not create a decoder") }
         decoder = d
@@ -77,7 +77,7 @@ public final class AVIFDecoder: AnimationDecoder {
 
     /// Decodes frame `index` (libavif starts from its nearest keyframe) and converts it to RGBA
     /// straight onto the canvas.
-    public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
+    package func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
         guard canvas.width == info.width, canvas.height == info.height else {
             throw .invalid("canvas is \(canvas.width)x\(canvas.height), the image \(info.width)x\(info.height)")
         }
@@ -116,10 +116,10 @@ public final class AVIFDecoder: AnimationDecoder {
 }
 
 /// AVIF and animated AVIF (ISO-BMFF with an `avif` or `avis` brand) through libavif.
-public struct AVIFCoder: ImageCoder {
-    public init() {}
-    public var name: String { "AVIF" }
-    public func canDecode(head: [UInt8]) -> Bool {
+package struct AVIFCoder: ImageCoder {
+    package init() {}
+    package var name: String { "AVIF" }
+    package func canDecode(head: [UInt8]) -> Bool {
         guard head.count >= 16, head[4..<8].elementsEqual(Array("ftyp".utf8)) else { return false }
         let size = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
         // The major brand, then the compatible brands (after the minor version) that the head holds.
@@ -130,7 +130,7 @@ public struct AVIFCoder: ImageCoder {
             return brand.elementsEqual(Array("avif".utf8)) || brand.elementsEqual(Array("avis".utf8))
         }
     }
-    public func open(_ source: ByteSource, options: DecodeOptions) throws(AnimatedError) -> any AnimationDecoder {
+    package func open(_ source: ByteSource, options: DecodeOptions) throws(AnimatedError) -> any AnimationDecoder {
         try AVIFDecoder(source: source, options: options)
     }
 }

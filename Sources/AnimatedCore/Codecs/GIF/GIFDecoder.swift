@@ -15,9 +15,9 @@ import CGIF
 /// On a growing source (`ByteSource.isGrowing`: a pipe, a download) the index covers the frames
 /// whose data is complete so far and `refresh()` extends it as bytes arrive; `info` is then
 /// `provisional` until the data ends.
-public final class GIFDecoder: AnimationDecoder {
+package final class GIFDecoder: AnimationDecoder {
     /// The animation as its blocks describe it.
-    public private(set) var info: AnimationInfo
+    package private(set) var info: AnimationInfo
     let source: ByteSource
     private let input: GIFInput
     private(set) var entries: [GIFFrameEntry]
@@ -35,7 +35,7 @@ public final class GIFDecoder: AnimationDecoder {
     var giflibSavedImages: Int { Int(handle?.gif.pointee.ImageCount ?? 0) }
 
     /// Indexes the GIF in `source` (every frame's position, without decoding pixels).
-    public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
+    package init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         self.source = source
         // Signature and logical screen size first, so a huge screen fails before any allocation.
         let head = try source.bytes(at: 0, length: 13)
@@ -74,7 +74,7 @@ public final class GIFDecoder: AnimationDecoder {
     }
 
     /// Indexes the frames whose bytes arrived since the last call. True if `info` changed.
-    public func refresh() throws(AnimatedError) -> Bool {
+    package func refresh() throws(AnimatedError) -> Bool {
         guard var g = growing, source.refresh() else { return false }
         let final = !source.isGrowing
         growing = nil
@@ -100,7 +100,7 @@ public final class GIFDecoder: AnimationDecoder {
     }
 
     /// Decodes frame `index` and draws its opaque pixels onto `canvas` (no disposal: see `Compositor`).
-    public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
+    package func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
         let entry = entries[index]
         let rect = info.frames[index].rect
         let visible = rect.clipped(toWidth: canvas.width, height: canvas.height)

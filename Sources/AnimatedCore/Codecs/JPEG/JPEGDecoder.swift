@@ -9,8 +9,8 @@ import CJPEG
 /// decoded straight to a smaller size with libjpeg's DCT scaling (1/8 to 7/8), when
 /// `options.scaleDownStills` allows it; `info.scaledFrom` then says so. On a growing source
 /// (a pipe, a download) it opens once the whole file is in, as a still PNG does.
-public final class JPEGDecoder: AnimationDecoder {
-    public let info: AnimationInfo
+package final class JPEGDecoder: AnimationDecoder {
+    package let info: AnimationInfo
     /// The whole file.
     private let file: [UInt8]
     private let orientation: ExifOrientation
@@ -24,7 +24,7 @@ public final class JPEGDecoder: AnimationDecoder {
     /// against files of thousands of tiny scans).
     static let maxScans = 1000
 
-    public init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
+    package init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         if source.isGrowing { throw .invalid("waiting for the whole JPEG") }
         file = try source.bytes(at: 0, length: source.count)
         guard file.count == source.count else { throw .unreadable("file changed while reading") }
@@ -59,7 +59,7 @@ public final class JPEGDecoder: AnimationDecoder {
 
     /// Decodes the image (scaled if it had to be) and draws it oriented onto `canvas`. Corrupt
     /// data that libjpeg works around (a truncated file) draws what decoded, then throws.
-    public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
+    package func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
         guard canvas.width == info.width, canvas.height == info.height else {
             throw .invalid("canvas is \(canvas.width)x\(canvas.height), the image \(info.width)x\(info.height)")
         }
@@ -92,13 +92,13 @@ public final class JPEGDecoder: AnimationDecoder {
 }
 
 /// JPEG (JFIF, Exif, Adobe; baseline and progressive) through libjpeg-turbo.
-public struct JPEGCoder: ImageCoder {
-    public init() {}
-    public var name: String { "JPEG" }
-    public func canDecode(head: [UInt8]) -> Bool {
+package struct JPEGCoder: ImageCoder {
+    package init() {}
+    package var name: String { "JPEG" }
+    package func canDecode(head: [UInt8]) -> Bool {
         head.count >= 3 && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF        // SOI, then a marker
     }
-    public func open(_ source: ByteSource, options: DecodeOptions) throws(AnimatedError) -> any AnimationDecoder {
+    package func open(_ source: ByteSource, options: DecodeOptions) throws(AnimatedError) -> any AnimationDecoder {
         try JPEGDecoder(source: source, options: options)
     }
 }

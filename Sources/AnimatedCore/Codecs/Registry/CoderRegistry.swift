@@ -9,7 +9,7 @@
 public final class CoderRegistry: Sendable {
     /// How many bytes `canDecode(head:)` is given (fewer when the input is shorter): enough for
     /// an ISO-BMFF `ftyp` box with a few compatible brands.
-    public static let headLength = 64
+    package static let headLength = 64
 
     /// The registry `DecodeOptions()` uses: the built-in coders, in the order `builtIns` lists.
     public static let shared = CoderRegistry()
@@ -51,7 +51,7 @@ public final class CoderRegistry: Sendable {
     }
 
     /// "GIF, PNG or WebP": what an unrecognised input is not.
-    public var formatList: String {
+    package var formatList: String {
         let n = names
         guard n.count > 1 else { return n.first ?? "no" }
         return n.dropLast().joined(separator: ", ") + " or " + n.last!

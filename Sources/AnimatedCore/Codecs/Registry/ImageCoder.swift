@@ -20,39 +20,39 @@ public protocol ImageCoder: Sendable {
 }
 
 /// GIF87a / GIF89a through giflib.
-public struct GIFCoder: ImageCoder {
-    public init() {}
-    public var name: String { "GIF" }
-    public func canDecode(head: [UInt8]) -> Bool {
+package struct GIFCoder: ImageCoder {
+    package init() {}
+    package var name: String { "GIF" }
+    package func canDecode(head: [UInt8]) -> Bool {
         head.count >= 6 && head[0..<4].elementsEqual([0x47, 0x49, 0x46, 0x38])          // GIF8
             && (head[4] == 0x37 || head[4] == 0x39) && head[5] == 0x61                   // 7a / 9a
     }
-    public func open(_ source: ByteSource, options: DecodeOptions) throws(AnimatedError) -> any AnimationDecoder {
+    package func open(_ source: ByteSource, options: DecodeOptions) throws(AnimatedError) -> any AnimationDecoder {
         try GIFDecoder(source: source, options: options)
     }
 }
 
 /// PNG and APNG through libpng.
-public struct PNGCoder: ImageCoder {
-    public init() {}
-    public var name: String { "PNG" }
-    public func canDecode(head: [UInt8]) -> Bool {
+package struct PNGCoder: ImageCoder {
+    package init() {}
+    package var name: String { "PNG" }
+    package func canDecode(head: [UInt8]) -> Bool {
         head.count >= 8 && head[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
-    public func open(_ source: ByteSource, options: DecodeOptions) throws(AnimatedError) -> any AnimationDecoder {
+    package func open(_ source: ByteSource, options: DecodeOptions) throws(AnimatedError) -> any AnimationDecoder {
         try APNGDecoder(source: source, options: options)
     }
 }
 
 /// WebP (still and animated) through libwebp and libwebpdemux.
-public struct WebPCoder: ImageCoder {
-    public init() {}
-    public var name: String { "WebP" }
-    public func canDecode(head: [UInt8]) -> Bool {
+package struct WebPCoder: ImageCoder {
+    package init() {}
+    package var name: String { "WebP" }
+    package func canDecode(head: [UInt8]) -> Bool {
         head.count >= 12 && head[0..<4].elementsEqual([0x52, 0x49, 0x46, 0x46])        // RIFF
             && head[8..<12].elementsEqual([0x57, 0x45, 0x42, 0x50])                     // WEBP
     }
-    public func open(_ source: ByteSource, options: DecodeOptions) throws(AnimatedError) -> any AnimationDecoder {
+    package func open(_ source: ByteSource, options: DecodeOptions) throws(AnimatedError) -> any AnimationDecoder {
         try WebPDecoder(source: source, options: options)
     }
 }

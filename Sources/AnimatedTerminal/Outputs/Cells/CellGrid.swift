@@ -1,7 +1,7 @@
 import AnimatedCore
 
 /// What a cell shows: the two pixels of a cell as one glyph plus foreground/background colours.
-public enum CellGlyph: UInt8, Sendable {
+package enum CellGlyph: UInt8, Sendable {
     /// ' ': both halves are the background colour.
     case space = 0
     /// '▀' U+2580: upper half foreground, lower half background.

@@ -8,18 +8,18 @@ import AnimatedCore
 /// - both halves the same colour: `space` with that background (foreground = background);
 /// - upper half transparent to the terminal: `lower`, foreground = lower pixel;
 /// - otherwise `upper`, foreground = upper pixel, background = lower pixel (may be default).
-public final class CellRenderer {
+package final class CellRenderer {
     /// The colours cells may use.
-    public let mode: ColorMode
+    package let mode: ColorMode
     /// What transparent pixels show.
-    public let background: BackgroundMode
+    package let background: BackgroundMode
     /// Background handling, palette mapping and dithering of each pixel.
     private let colors: PixelColorMapper
     private var quantizer: PaletteQuantizer? { colors.quantizer }
 
     /// A renderer for `mode`, with `background` under transparent pixels, `dither` in palette
     /// modes and, for 16-colour mode, the terminal's real colours 0–15 (OSC 4 answers) when known.
-    public init(mode: ColorMode, background: BackgroundMode, dither: DitherMode = .none,
+    package init(mode: ColorMode, background: BackgroundMode, dither: DitherMode = .none,
                 palette16: [RGBColor]? = nil) {
         self.mode = mode
         self.background = background
@@ -27,7 +27,7 @@ public final class CellRenderer {
     }
 
     /// Renders `frame` into `grid`, resizing it to width × ⌈height/2⌉ cells.
-    public func render(_ frame: ScaledFrame, into grid: CellGrid) {
+    package func render(_ frame: ScaledFrame, into grid: CellGrid) {
         if let cells = frame.symbolCells { render(cells, into: grid); return }
         grid.symbols = .half
         let w = frame.size.width, h = frame.size.height

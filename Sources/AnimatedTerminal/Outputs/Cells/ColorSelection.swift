@@ -1,14 +1,14 @@
 import AnimatedCore
 
 /// What `--colors` asks for.
-public enum ColorRequest: String, Sendable, CaseIterable {
+package enum ColorRequest: String, Sendable, CaseIterable {
     case auto, truecolor
     case palette256 = "256"
     case palette16 = "16"
 }
 
 /// Who writes the image cells.
-public enum CellPath: String, Sendable {
+package enum CellPath: String, Sendable {
     /// ncurses draws them (stdscr cells with `alloc_pair` colour pairs); ncurses diffs frames.
     case curses
     /// animplay writes SGR itself (`SGRCellWriter`) into a region ncurses keeps blank.
@@ -18,33 +18,33 @@ public enum CellPath: String, Sendable {
 }
 
 /// What the terminal is known to support (from terminfo and the environment).
-public struct TerminalColorFacts: Sendable, Equatable {
+package struct TerminalColorFacts: Sendable, Equatable {
     /// terminfo `colors` (0 or less: none).
-    public var colors: Int
+    package var colors: Int
     /// terminfo `pairs`.
-    public var pairs: Int
+    package var pairs: Int
     /// The entry declares direct colour ("RGB").
-    public var hasRGB: Bool
+    package var hasRGB: Bool
     /// COLORTERM is `truecolor` or `24bit`.
-    public var colortermTruecolor: Bool
+    package var colortermTruecolor: Bool
     /// The entry has save/restore cursor (sc/rc) and cursor addressing (cup).
-    public var canSaveCursor: Bool
+    package var canSaveCursor: Bool
     /// The terminal itself showed it keeps 24-bit colour (a direct colour set and read back
     /// with DECRQSS, or XTGETTCAP `RGB`/`Tc`): a TERM=xterm entry says 8 colours, xterm has
     /// direct colour.
-    public var answeredDirectColor = false
+    package var answeredDirectColor = false
     /// Colours the terminal itself said it has (XTGETTCAP `colors`, or a direct colour read
     /// back as a 256-colour index); 0 when it did not say.
-    public var answeredColors = 0
+    package var answeredColors = 0
 
     /// Facts as terminfo and the environment state them.
-    public init(colors: Int, pairs: Int, hasRGB: Bool, colortermTruecolor: Bool, canSaveCursor: Bool) {
+    package init(colors: Int, pairs: Int, hasRGB: Bool, colortermTruecolor: Bool, canSaveCursor: Bool) {
         self.colors = colors; self.pairs = pairs; self.hasRGB = hasRGB
         self.colortermTruecolor = colortermTruecolor; self.canSaveCursor = canSaveCursor
     }
 
     /// COLORTERM as terminals set it.
-    public static func colortermSaysTruecolor(_ value: String?) -> Bool {
+    package static func colortermSaysTruecolor(_ value: String?) -> Bool {
         guard let v = value?.lowercased() else { return false }
         return v == "truecolor" || v == "24bit"
     }
@@ -60,9 +60,9 @@ public struct TerminalColorFacts: Sendable, Equatable {
 /// modes, input and the status line. Palette modes go through ncurses when its pair table can
 /// hold every fg/bg combination of the palette (plus the default colour), so `alloc_pair`
 /// never has to recycle a pair that is on screen; otherwise they too are written directly.
-public enum ColorSelection {
+package enum ColorSelection {
     /// The colour mode and cell path for `request` on a terminal with `facts`.
-    public static func choose(_ request: ColorRequest, facts: TerminalColorFacts) -> (ColorMode, CellPath) {
+    package static func choose(_ request: ColorRequest, facts: TerminalColorFacts) -> (ColorMode, CellPath) {
         let mode: ColorMode
         switch request {
         case .truecolor: mode = .truecolor

@@ -6,16 +6,16 @@ import Darwin
 import AnimatedCore
 
 /// An opaque 8-bit sRGB image, 3 bytes per pixel, rows packed.
-public struct RGBImage: Sendable, Equatable {
+package struct RGBImage: Sendable, Equatable {
     /// Width in pixels.
-    public let width: Int
+    package let width: Int
     /// Height in pixels.
-    public let height: Int
+    package let height: Int
     /// R, G, B per pixel.
-    public var pixels: [UInt8]
+    package var pixels: [UInt8]
 
     /// An image of `pixels` (`width × height × 3` bytes).
-    public init(width: Int, height: Int, pixels: [UInt8]) {
+    package init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 3)
         self.width = width; self.height = height; self.pixels = pixels
     }
@@ -28,13 +28,13 @@ public struct RGBImage: Sendable, Equatable {
 /// The raster gives each cell `cellWidth × cellHeight` = 6×12 pixels: square pixels for the
 /// usual 1:2 cell, and a whole number of them for every sub-pixel of every symbol set (half
 /// 6×6, quadrant 3×6, sextant 3×4, octant 3×3), so no glyph is rasterised approximately.
-public enum PictureQuality {
+package enum PictureQuality {
     /// Raster pixels per cell, across and down.
-    public static let cellWidth = 6, cellHeight = 12
+    package static let cellWidth = 6, cellHeight = 12
 
     /// The source as the raster of a `columns × rows` cell area shows it: area average in
     /// linear light, transparent parts over `background` (0xRRGGBB).
-    public static func reference(_ canvas: Canvas, columns: Int, rows: Int, background: UInt32 = 0) -> RGBImage {
+    package static func reference(_ canvas: Canvas, columns: Int, rows: Int, background: UInt32 = 0) -> RGBImage {
         let w = columns * cellWidth, h = rows * cellHeight
         let scaled = AreaAverageScaler().scale(canvas, index: 0, to: RenderSize(width: w, height: h))
         var out = [UInt8](repeating: 0, count: w * h * 3)
@@ -51,7 +51,7 @@ public enum PictureQuality {
 
     /// Rasterises a screen; characters that are not block glyphs of the symbol sets count as
     /// background (returned in `unknown`).
-    public static func rasterize(_ screen: TerminalScreen) -> (image: RGBImage, unknown: Int) {
+    package static func rasterize(_ screen: TerminalScreen) -> (image: RGBImage, unknown: Int) {
         var unknown = 0
         let image = raster(columns: screen.columns, rows: screen.rows) { i in
             let cell = screen.cells[i]
@@ -66,7 +66,7 @@ public enum PictureQuality {
 
     /// Rasterises cells as a terminal would show them in `mode` (palette indices in xterm's
     /// colours), the terminal's default background being `background`.
-    public static func rasterize(_ grid: CellGrid, mode: ColorMode, background: UInt32 = 0) -> RGBImage {
+    package static func rasterize(_ grid: CellGrid, mode: ColorMode, background: UInt32 = 0) -> RGBImage {
         func rgb(_ c: UInt32) -> UInt32 {
             if c == CellColor.terminalDefault { return background }
             return mode == .truecolor ? c : TerminalScreen.palette(Int(c))
@@ -98,7 +98,7 @@ public enum PictureQuality {
     }
 
     /// Peak signal-to-noise ratio over the R, G and B code values, in dB (infinity when equal).
-    public static func psnr(_ a: RGBImage, _ b: RGBImage) -> Double {
+    package static func psnr(_ a: RGBImage, _ b: RGBImage) -> Double {
         precondition(a.width == b.width && a.height == b.height)
         var sum = 0.0
         for i in 0..<a.pixels.count {
@@ -112,7 +112,7 @@ public enum PictureQuality {
     /// Mean structural similarity (Wang, Bovik, Sheikh, Simoncelli 2004) of the luma
     /// (BT.601 weights on the sRGB code values): 11×11 Gaussian window, σ = 1.5,
     /// K1 = 0.01, K2 = 0.03, over the positions where the whole window fits. 1 when equal.
-    public static func ssim(_ a: RGBImage, _ b: RGBImage) -> Double {
+    package static func ssim(_ a: RGBImage, _ b: RGBImage) -> Double {
         precondition(a.width == b.width && a.height == b.height)
         let w = a.width, h = a.height
         func luma(_ img: RGBImage) -> [Double] {

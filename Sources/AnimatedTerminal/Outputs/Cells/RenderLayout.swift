@@ -36,7 +36,7 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
     public var cell: RenderSize
     /// The whole factor the canvas is shown at (1: its own size), in logical pixels (see
     /// `density`); nil when it is reduced, filled or stretched.
-    public var factor: Int?
+    package var factor: Int?
     /// Cell rows covered: ⌈shown height / cell height⌉.
     public var rows: Int { (shown.height + cell.height - 1) / max(1, cell.height) }
     /// Cell columns covered: ⌈shown width / cell width⌉.
@@ -50,7 +50,7 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
     /// An image of `size` pixels with its top-left cell at `row`, `column`, in cells of `cell`
     /// pixels, shown at whole factor `factor` (nil: reduced or stretched), appearing `shown`
     /// pixels large (default: `size`).
-    public init(size: RenderSize, row: Int, column: Int, cell: RenderSize = RenderLayout.halfBlockCell,
+    package init(size: RenderSize, row: Int, column: Int, cell: RenderSize = RenderLayout.halfBlockCell,
                 factor: Int? = nil, shown: RenderSize? = nil) {
         self.size = size; self.shown = shown ?? size
         self.row = row; self.column = column; self.cell = cell; self.factor = factor
@@ -65,11 +65,11 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
     /// least 32 pixels tall (a HiDPI screen: a 10×20-pixel font at 2×), else 1. A picture's "own
     /// size" is counted in logical pixels, as browsers do, so that it is as large on a 2× screen
     /// as on a 1× one. Half-block cells have density 1.
-    public static func density(cell: RenderSize) -> Int { cell.height >= 32 ? 2 : 1 }
+    package static func density(cell: RenderSize) -> Int { cell.height >= 32 ? 2 : 1 }
 
     /// The largest `w`×`h` with the aspect ratio of `cw`×`ch` that fits in `bw`×`bh` (the
     /// limiting side fills the box exactly, the other is rounded to the nearest pixel), at least 1×1.
-    public static func fitting(_ cw: Int, _ ch: Int, into bw: Int, _ bh: Int) -> RenderSize {
+    package static func fitting(_ cw: Int, _ ch: Int, into bw: Int, _ bh: Int) -> RenderSize {
         let cw = max(1, cw), ch = max(1, ch), bw = max(1, bw), bh = max(1, bh)
         if bw * ch <= bh * cw {
             return RenderSize(width: bw, height: min(bh, max(1, (ch * bw * 2 + cw) / (2 * cw))))

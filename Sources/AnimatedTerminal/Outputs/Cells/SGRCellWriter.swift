@@ -19,11 +19,11 @@ import AnimatedCore
 ///   is displayed is tracked exactly, so the error never accumulates beyond the tolerance.
 ///
 /// The writer assumes attributes are at their defaults when it starts and leaves them so.
-public struct SGRCellWriter {
+package struct SGRCellWriter {
     /// The colours written.
-    public let mode: ColorMode
+    package let mode: ColorMode
     /// What has been written so far (UTF-8 text and escape sequences).
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     private var fg = CellColor.terminalDefault
     private var bg = CellColor.terminalDefault
     private var cursorRow = -1, cursorColumn = -1
@@ -31,10 +31,10 @@ public struct SGRCellWriter {
     private let lab: OKLabCache?
 
     /// One just-noticeable difference in OKLab (ΔE_OK).
-    public static let defaultTolerance: Float = 0.02
+    package static let defaultTolerance: Float = 0.02
 
     /// `tolerance` applies to truecolor only (palette indices are compared exactly).
-    public init(mode: ColorMode, tolerance: Float = 0) {
+    package init(mode: ColorMode, tolerance: Float = 0) {
         self.mode = mode
         bytes.reserveCapacity(1 << 16)
         let t = mode == .truecolor ? max(0, tolerance) : 0
@@ -51,14 +51,14 @@ public struct SGRCellWriter {
     }
 
     /// Empties `bytes`, keeping its capacity.
-    public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    package mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
     /// Writes the cells of `next` that differ from what `screen` says is displayed, with the
     /// grid's top-left cell at screen (`row`, `column`), 0-based, and records in `screen` what
     /// is now displayed. A `screen` of other dimensions is treated as unknown (everything is
     /// written). `screenColumns` is the terminal width (writing the last column leaves the
     /// cursor in a pending-wrap state, so the next cell is positioned absolutely).
-    public mutating func update(screen: CellGrid, to next: CellGrid, row: Int, column: Int,
+    package mutating func update(screen: CellGrid, to next: CellGrid, row: Int, column: Int,
                                 screenColumns: Int) {
         let known = screen.columns == next.columns && screen.rows == next.rows && screen.symbols == next.symbols
         if !known {
@@ -95,7 +95,7 @@ public struct SGRCellWriter {
 
     /// Writes the whole grid as lines at the cursor, like `cat` of an image: each line ends
     /// with default attributes and a newline.
-    public mutating func printLines(_ grid: CellGrid, indent: Int = 0) {
+    package mutating func printLines(_ grid: CellGrid, indent: Int = 0) {
         let w = grid.columns
         for r in 0..<grid.rows {
             if indent > 0 { bytes += repeatElement(0x20, count: indent) }

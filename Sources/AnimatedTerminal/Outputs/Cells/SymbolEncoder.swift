@@ -33,7 +33,7 @@ import AnimatedCore
 /// terminal's background, which only a cell's background can do, so a cell with any of them
 /// draws its opaque sub-pixels in their mean colour over the default background.
 /// Where `SymbolEncoder` measures colour error and averages colours.
-public enum SymbolColorSpace: String, Sendable, CaseIterable {
+package enum SymbolColorSpace: String, Sendable, CaseIterable {
     /// Linear-light sRGB: averages keep the cell's light.
     case linear
     /// OKLab: error by perceived difference (averages in linear light).
@@ -44,7 +44,7 @@ public enum SymbolColorSpace: String, Sendable, CaseIterable {
     case ycbcr
 
     /// Whether sub-pixels and the cells' colours are means of code values (else of linear light).
-    public var averagesCodeValues: Bool { self == .srgb || self == .ycbcr }
+    package var averagesCodeValues: Bool { self == .srgb || self == .ycbcr }
 
     /// The weight of Cb and Cr against Y' in `ycbcr`.
     static let chromaWeight: Float = 0.5
@@ -240,21 +240,21 @@ struct SymbolEncoder {
 /// The render size is in half-block pixels, as for `AreaAverageScaler` (layout does not
 /// change with the symbols): `width` columns, ⌈height/2⌉ rows, each cell covering
 /// `symbols.columns × symbols.rows` sub-pixels.
-public struct SymbolScaler: FrameScaler {
+package struct SymbolScaler: FrameScaler {
     /// The glyphs to choose from.
-    public let symbols: SymbolSet
+    package let symbols: SymbolSet
     /// What shows behind transparent pixels.
-    public let background: BackgroundMode
+    package let background: BackgroundMode
     /// Where colour error is measured.
-    public let colorSpace: SymbolColorSpace
+    package let colorSpace: SymbolColorSpace
 
     /// A scaler drawing with `symbols`.
-    public init(symbols: SymbolSet, background: BackgroundMode, colorSpace: SymbolColorSpace = .ycbcr) {
+    package init(symbols: SymbolSet, background: BackgroundMode, colorSpace: SymbolColorSpace = .ycbcr) {
         self.symbols = symbols; self.background = background; self.colorSpace = colorSpace
     }
 
     /// The cells of `canvas` for a render `size` in half-block pixels (`pixels` stays empty).
-    public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+    package func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
         let size = RenderSize(width: max(1, size.width), height: max(1, size.height))
         let cells = encode(canvas, size: size, space: colorSpace)
         return ScaledFrame(index: index, size: size, pixels: [], cells: cells)
@@ -262,7 +262,7 @@ public struct SymbolScaler: FrameScaler {
 
     /// The sub-pixel grid for a render size: the cells' width and, down, the height's share
     /// (an odd half-block height ends half-way through the last cell row).
-    public func subpixelSize(for size: RenderSize) -> RenderSize {
+    package func subpixelSize(for size: RenderSize) -> RenderSize {
         RenderSize(width: size.width * symbols.columns, height: max(1, (size.height * symbols.rows + 1) / 2))
     }
 

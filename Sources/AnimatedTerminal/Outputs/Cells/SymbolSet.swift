@@ -17,9 +17,9 @@ public enum SymbolSet: String, Sendable, CaseIterable {
     case octant
 
     /// Sub-pixels per cell, across and down.
-    public var columns: Int { self == .half ? 1 : 2 }
+    package var columns: Int { self == .half ? 1 : 2 }
     /// Sub-pixel rows per cell.
-    public var rows: Int {
+    package var rows: Int {
         switch self {
         case .half, .quadrant: return 2
         case .sextant: return 3
@@ -27,12 +27,12 @@ public enum SymbolSet: String, Sendable, CaseIterable {
         }
     }
     /// Sub-pixels per cell.
-    public var count: Int { columns * rows }
+    package var count: Int { columns * rows }
     /// The mask of a cell entirely in the foreground colour.
-    public var fullMask: UInt8 { UInt8(truncatingIfNeeded: (1 << count) - 1) }
+    package var fullMask: UInt8 { UInt8(truncatingIfNeeded: (1 << count) - 1) }
 
     /// The character drawing coverage `mask` (foreground where bits are set).
-    public func scalar(_ mask: UInt8) -> Unicode.Scalar {
+    package func scalar(_ mask: UInt8) -> Unicode.Scalar {
         Unicode.Scalar(SymbolTables.scalars[index][Int(mask & fullMask)])!
     }
 
@@ -56,7 +56,7 @@ public enum SymbolSet: String, Sendable, CaseIterable {
 
     /// The symbol set and mask that draw `scalar`, searching from the coarsest set (so ▀ is
     /// half-block mask 1); nil when it is not a block glyph of these sets.
-    public static func coverage(of scalar: Unicode.Scalar) -> (SymbolSet, UInt8)? {
+    package static func coverage(of scalar: Unicode.Scalar) -> (SymbolSet, UInt8)? {
         for set in allCases {
             let table = SymbolTables.scalars[set.index]
             if let m = table.firstIndex(of: scalar.value), m <= Int(set.fullMask) { return (set, UInt8(m)) }

@@ -6,26 +6,26 @@ import AnimatedCore
 /// 39/49, 30–37/40–47/90–97/100–107, 38;5/48;5 and 38;2/48;2; other escape sequences are
 /// skipped and counted. Colours are resolved to 0xRRGGBB as the terminal would paint them
 /// (defaults and the xterm palette), so the picture-quality measurement can rasterise it.
-public struct TerminalScreen {
+package struct TerminalScreen {
     /// Width in cells.
-    public let columns: Int
+    package let columns: Int
     /// Height in cells.
-    public let rows: Int
+    package let rows: Int
     /// Row-major cells.
-    public private(set) var cells: [Cell]
+    package private(set) var cells: [Cell]
     /// Escape sequences that were skipped (not understood).
-    public private(set) var skippedSequences = 0
+    package private(set) var skippedSequences = 0
     /// The smallest rectangle holding every character written (nil: none), as cell ranges.
-    public private(set) var written: (rows: ClosedRange<Int>, columns: ClosedRange<Int>)?
+    package private(set) var written: (rows: ClosedRange<Int>, columns: ClosedRange<Int>)?
 
     /// One character cell as painted.
-    public struct Cell: Equatable, Sendable {
+    package struct Cell: Equatable, Sendable {
         /// The character.
-        public var scalar: Unicode.Scalar
+        package var scalar: Unicode.Scalar
         /// Its foreground colour, 0xRRGGBB.
-        public var foreground: UInt32
+        package var foreground: UInt32
         /// Its background colour, 0xRRGGBB.
-        public var background: UInt32
+        package var background: UInt32
     }
 
     private let defaultForeground: UInt32, defaultBackground: UInt32
@@ -35,7 +35,7 @@ public struct TerminalScreen {
     private var saved: (Int, Int, UInt32?, UInt32?, Bool)?
 
     /// A blank screen whose default colours are `foreground` and `background` (0xRRGGBB).
-    public init(columns: Int, rows: Int, foreground: UInt32 = 0xE5E5E5, background: UInt32 = 0x000000) {
+    package init(columns: Int, rows: Int, foreground: UInt32 = 0xE5E5E5, background: UInt32 = 0x000000) {
         self.columns = columns; self.rows = rows
         defaultForeground = foreground; defaultBackground = background
         cells = Array(repeating: Cell(scalar: " ", foreground: foreground, background: background),
@@ -43,7 +43,7 @@ public struct TerminalScreen {
     }
 
     /// Interprets terminal output.
-    public mutating func feed(_ bytes: [UInt8]) {
+    package mutating func feed(_ bytes: [UInt8]) {
         var i = 0
         while i < bytes.count {
             let b = bytes[i]
@@ -73,7 +73,7 @@ public struct TerminalScreen {
     }
 
     /// The cells of a rectangle as a screen of their own.
-    public func cropped(rows: ClosedRange<Int>, columns: ClosedRange<Int>) -> TerminalScreen {
+    package func cropped(rows: ClosedRange<Int>, columns: ClosedRange<Int>) -> TerminalScreen {
         var out = TerminalScreen(columns: columns.count, rows: rows.count, foreground: defaultForeground,
                                  background: defaultBackground)
         for r in rows {

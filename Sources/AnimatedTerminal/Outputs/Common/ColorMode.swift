@@ -12,9 +12,9 @@ public enum ColorMode: String, Sendable, CaseIterable {
 
 /// A cell colour: 0xRRGGBB in truecolor mode, a palette index otherwise, or the terminal's
 /// default colour.
-public enum CellColor {
+package enum CellColor {
     /// The terminal's own default colour (no SGR colour).
-    public static let terminalDefault: UInt32 = 0xFF00_0000
+    package static let terminalDefault: UInt32 = 0xFF00_0000
 }
 
 /// What is drawn behind transparent pixels.

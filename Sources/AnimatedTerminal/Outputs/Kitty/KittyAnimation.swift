@@ -14,32 +14,32 @@ import AnimatedCore
 /// quota (`ENOSPC`). At most `storageBytes` of frames are uploaded to keep; past that, the last
 /// frame slot is a spare whose data is replaced (`a=f,r=N,X=1`) by each frame that did not fit,
 /// when it is shown, so the terminal's storage stays bounded and playback still works.
-public struct KittyAnimation: Sendable {
-    public let id: UInt32
-    public var graphics: KittyGraphics
+package struct KittyAnimation: Sendable {
+    package let id: UInt32
+    package var graphics: KittyGraphics
     /// Bytes of frame data the terminal is asked to hold at most.
-    public let storageBytes: Int
-    public private(set) var imageSize: RenderSize?
+    package let storageBytes: Int
+    package private(set) var imageSize: RenderSize?
     /// Frame index → kitty frame number (1 = root) of the frames uploaded to keep.
-    public private(set) var held: [Int: Int] = [:]
+    package private(set) var held: [Int: Int] = [:]
     /// Frame slots available at this size (kept frames plus the spare).
-    public private(set) var slots = 0
+    package private(set) var slots = 0
     private var spare: Int?            // frame number of the spare slot, once created
     private var spareHolds: Int?       // frame index whose data the spare holds
     private var nextNumber = 1
     private var shownNumber = 0
     /// Frame uploads so far (roots, added frames and spare replacements; every image).
-    public private(set) var uploads = 0
+    package private(set) var uploads = 0
 
     /// 1 GiB: under kitty's default disk-cache limit for frames (5 × 320 MiB) with room for
     /// other programs' images; a 1280×720 animation of 300 frames (1.1 GB) nearly fits.
-    public static let defaultStorageBytes = 1 << 30
+    package static let defaultStorageBytes = 1 << 30
 
     /// Writes frame data for `t=t`/`t=s` uploads; nil: frames go inline (`t=d`).
-    public let stager: KittyStager?
+    package let stager: KittyStager?
 
     /// `graphics.compressed` must match the preparer's payloads (see `KittyFramePreparer`).
-    public init(id: UInt32, graphics: KittyGraphics = KittyGraphics(),
+    package init(id: UInt32, graphics: KittyGraphics = KittyGraphics(),
                 storageBytes: Int = KittyAnimation.defaultStorageBytes, stager: KittyStager? = nil) {
         self.id = id; self.graphics = graphics; self.storageBytes = storageBytes
         self.stager = stager.flatMap { $0.medium == .direct ? nil : $0 }
@@ -47,7 +47,7 @@ public struct KittyAnimation: Sendable {
 
     /// The commands' writer and payload for one upload of `data`: the name of a new file or
     /// shared-memory object holding it, or (no stager, or writing failed) the data inline.
-    public func transmission(_ data: [UInt8]) -> (KittyGraphics, [UInt8]) {
+    package func transmission(_ data: [UInt8]) -> (KittyGraphics, [UInt8]) {
         guard let stager else { return (graphics, data) }
         var g = graphics
         if let name = stager.write(data) {
@@ -59,15 +59,15 @@ public struct KittyAnimation: Sendable {
     }
 
     /// Frames the terminal holds for good, and whether some do not fit (streamed via the spare).
-    public var heldCount: Int { held.count }
-    public var streams: Bool { spare != nil }
+    package var heldCount: Int { held.count }
+    package var streams: Bool { spare != nil }
 
     /// Appends what makes the terminal show `frame` (prepared by `KittyFramePreparer`).
     /// `cursor`: bytes that move the cursor to where the image goes; used when the image is
     /// (re)created, which is when the size changed or `restart()` was called. Inside tmux they
     /// move the outer terminal's cursor (pane offset included) and travel in the passthrough.
     /// `cells`: the cells the terminal stretches the image over (nil: its own size).
-    public mutating func show(_ frame: ScaledFrame, cursor: [UInt8], cells: KittyCells? = nil, to out: inout [UInt8]) {
+    package mutating func show(_ frame: ScaledFrame, cursor: [UInt8], cells: KittyCells? = nil, to out: inout [UInt8]) {
         if imageSize != frame.size {
             if imageSize != nil { graphics.delete(id: id, to: &out) }
             let (g, payload) = transmission(frame.payload)
@@ -114,7 +114,7 @@ public struct KittyAnimation: Sendable {
     }
 
     /// Deletes the image and all its frames; the next `show` starts a new one.
-    public mutating func delete(to out: inout [UInt8]) {
+    package mutating func delete(to out: inout [UInt8]) {
         guard imageSize != nil else { return }
         graphics.delete(id: id, to: &out)
         imageSize = nil

@@ -13,16 +13,16 @@ import AnimatedCore
 ///
 /// Uploads ask for error replies only (`q=1`: an out-of-storage or unsupported terminal says
 /// so, see `KittyReplyFilter`); everything else is silent (`q=2`).
-public struct KittyGraphics: Sendable {
+package struct KittyGraphics: Sendable {
     /// Wrap commands for tmux passthrough.
-    public var tmux: Bool
+    package var tmux: Bool
     /// Where frame data is (`t=`): inline, or named by the payload (see `KittyMedium`).
-    public var medium: KittyMedium = .direct
+    package var medium: KittyMedium = .direct
     /// Frame data is a zlib stream (`o=z`), else raw RGBA.
-    public var compressed = true
-    public static let chunkBytes = 4096
+    package var compressed = true
+    package static let chunkBytes = 4096
 
-    public init(tmux: Bool = false) { self.tmux = tmux }
+    package init(tmux: Bool = false) { self.tmux = tmux }
 
     /// The keys that describe frame data: format, compression, medium.
     private var data: String {
@@ -34,7 +34,7 @@ public struct KittyGraphics: Sendable {
     /// inside tmux's passthrough (tmux re-homes the real cursor after each passthrough, and
     /// kitty places an image where the cursor is when its last chunk arrives); outside tmux,
     /// once before the command.
-    public func append(keys: String, payload: ArraySlice<UInt8> = [], cursor: [UInt8] = [], to out: inout [UInt8]) {
+    package func append(keys: String, payload: ArraySlice<UInt8> = [], cursor: [UInt8] = [], to out: inout [UInt8]) {
         if !tmux { out += cursor }
         let cursor = tmux ? cursor : []
         if payload.count <= Self.chunkBytes {
@@ -78,7 +78,7 @@ public struct KittyGraphics: Sendable {
     /// (the cursor stays where it is: `C=1`). `payload`: base64 of the zlib stream of the RGBA.
     /// `cells`: the cells the terminal stretches the image over (`c=`/`r=`, either may be nil:
     /// kitty computes it from the aspect ratio); nil: one pixel of the image per screen pixel.
-    public func transmitAndPlace(id: UInt32, placement: UInt32, size: RenderSize, payload: [UInt8],
+    package func transmitAndPlace(id: UInt32, placement: UInt32, size: RenderSize, payload: [UInt8],
                                  moveCursor: Bool = false, cells: KittyCells? = nil, cursor: [UInt8] = [],
                                  to out: inout [UInt8]) {
         append(keys: "a=T,i=\(id),p=\(placement),\(data),s=\(size.width),v=\(size.height)"
@@ -88,35 +88,35 @@ public struct KittyGraphics: Sendable {
     /// Transmits and shows a still image at the cursor, without an id (kitty then sends no
     /// reply and the image is the user's, like one `cat` printed), moving the cursor past it.
     /// `moveCursor` false: the cursor stays where it is (`C=1`).
-    public func transmitStill(size: RenderSize, payload: [UInt8], cells: KittyCells? = nil, moveCursor: Bool = true,
-                              to out: inout [UInt8]) {
+    package func transmitStill(size: RenderSize, payload: [UInt8], cells: KittyCells? = nil, moveCursor: Bool = true,
+                               to out: inout [UInt8]) {
         append(keys: "a=T,\(data),s=\(size.width),v=\(size.height)" + (cells?.keys ?? "") + (moveCursor ? "" : ",C=1") + ",q=2",
                payload: payload[...], to: &out)
     }
 
     /// Adds a frame to image `id` (it becomes the next frame number); not shown until `show`.
-    public func addFrame(id: UInt32, size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
+    package func addFrame(id: UInt32, size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
         append(keys: "a=f,i=\(id),\(data),s=\(size.width),v=\(size.height),q=1", payload: payload[...], to: &out)
     }
 
     /// Replaces the data of frame `frame` of image `id` (overwriting, not blending: `X=1`).
-    public func replaceFrame(id: UInt32, frame: Int, size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
+    package func replaceFrame(id: UInt32, frame: Int, size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
         append(keys: "a=f,i=\(id),r=\(frame),X=1,\(data),s=\(size.width),v=\(size.height),q=1",
                payload: payload[...], to: &out)
     }
 
     /// Makes frame `frame` (1-based; 1 is the root frame) the one image `id` shows.
-    public func show(id: UInt32, frame: Int, to out: inout [UInt8]) {
+    package func show(id: UInt32, frame: Int, to out: inout [UInt8]) {
         append(keys: "a=a,i=\(id),c=\(frame),q=2", to: &out)
     }
 
     /// Places image `id` again at the cursor (placement `placement` replaces the old one).
-    public func place(id: UInt32, placement: UInt32, to out: inout [UInt8]) {
+    package func place(id: UInt32, placement: UInt32, to out: inout [UInt8]) {
         append(keys: "a=p,i=\(id),p=\(placement),C=1,q=2", to: &out)
     }
 
     /// Deletes image `id`: its placements and, with the upper-case key, its data (every frame).
-    public func delete(id: UInt32, to out: inout [UInt8]) {
+    package func delete(id: UInt32, to out: inout [UInt8]) {
         append(keys: "a=d,d=I,i=\(id),q=2", to: &out)
     }
 }
@@ -124,32 +124,32 @@ public struct KittyGraphics: Sendable {
 /// The kitty output's frame preparation, on the producer thread: scales the canvas with
 /// `scaler`, then keeps only the payload kitty receives (base64 of the zlib stream of the
 /// RGBA), so that the frame buffer holds encoded frames and the display thread only writes.
-public struct KittyFramePreparer: FrameScaler {
-    public let scaler: any FrameScaler
+package struct KittyFramePreparer: FrameScaler {
+    package let scaler: any FrameScaler
     /// zlib level: 1 is several times faster than the default 6 for a few percent more bytes.
-    public let level: Int32
+    package let level: Int32
     /// `--bg`: a colour or the checkerboard is blended in here; any other mode keeps the alpha,
     /// and kitty composites the frame over the terminal's own background (exactly).
-    public let background: BackgroundMode
+    package let background: BackgroundMode
 
     /// The payload is base64 text sent inline; else (`t=t`/`t=s` uploads) the bytes that are
     /// written to the file or shared memory, base64 being only for the name.
-    public let inline: Bool
+    package let inline: Bool
     /// zlib-compress (`o=z`, the default); else raw RGBA. Through shared memory or a file raw
     /// RGBA measured a little faster (animplay's CPU for the 640×360×150 GIF in kitty: 0.36 s
     /// raw, 0.47 s zlib, 0.52 s base64+zlib), but the frame buffer then holds raw frames: peak
     /// RSS 50 MB instead of 24 MB, and 1.4 MB frames no longer all fit the buffer, so later
     /// plays prepare them again. Compressed frames keep memory bounded and small.
-    public let compress: Bool
+    package let compress: Bool
 
-    public init(scaler: any FrameScaler = AreaAverageScaler(), level: Int32 = 1,
+    package init(scaler: any FrameScaler = AreaAverageScaler(), level: Int32 = 1,
                 background: BackgroundMode = .terminal, medium: KittyMedium = .direct, compress: Bool? = nil) {
         self.scaler = scaler; self.level = level; self.background = background
         inline = medium == .direct
         self.compress = compress ?? true
     }
 
-    public func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+    package func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
         var pixels = scaler.scale(canvas, index: index, to: size).pixels
         let w = max(1, size.width)
         if case .color(let r, let g, let b) = background {
@@ -183,7 +183,7 @@ public struct KittyFramePreparer: FrameScaler {
     }
 
     /// The RGBA a payload carries, or nil if it is not one of ours (tests; fallback to cells).
-    public static func pixels(of payload: [UInt8], size: RenderSize, inline: Bool = true,
+    package static func pixels(of payload: [UInt8], size: RenderSize, inline: Bool = true,
                               compressed: Bool = true) -> [UInt8]? {
         if !compressed { return payload.count == size.width * size.height * 4 ? payload : nil }
         guard let packed = inline ? Base64.decode(payload) : payload,
@@ -198,13 +198,13 @@ public struct KittyFramePreparer: FrameScaler {
 /// pixel height then). So the side that does not fill the box is rounded to the nearest whole
 /// cell: the shape is off by at most half a cell (0.7 % for 640×360 filled to 120×40 cells of
 /// 10×20 pixels).
-public struct KittyCells: Sendable, Equatable {
-    public var columns: Int
-    public var rows: Int
-    public init(columns: Int, rows: Int) { self.columns = columns; self.rows = rows }
+package struct KittyCells: Sendable, Equatable {
+    package var columns: Int
+    package var rows: Int
+    package init(columns: Int, rows: Int) { self.columns = columns; self.rows = rows }
 
     /// The cells for `layout`, or nil when the frames are shown at their own size.
-    public init?(_ layout: RenderLayout) {
+    package init?(_ layout: RenderLayout) {
         guard layout.terminalScales else { return nil }
         let cw = max(1, layout.cell.width), ch = max(1, layout.cell.height)
         columns = max(1, (layout.shown.width * 2 + cw) / (2 * cw))

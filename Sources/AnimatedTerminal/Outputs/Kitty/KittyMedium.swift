@@ -15,20 +15,20 @@ public enum KittyMedium: String, Sendable {
     case direct = "d", file = "t", sharedMemory = "s"
 
     /// Probe ids (`a=q`), distinct from the support query's.
-    public static let fileProbeID: UInt32 = 32
-    public static let sharedMemoryProbeID: UInt32 = 33
+    package static let fileProbeID: UInt32 = 32
+    package static let sharedMemoryProbeID: UInt32 = 33
 
     /// Marker kitty requires in a temporary file's name before it deletes the file.
-    public static let nameTag = "tty-graphics-protocol"
+    package static let nameTag = "tty-graphics-protocol"
 
     /// ssh in between: the terminal cannot see our files, whatever a probe says.
-    public static func overSSH(_ env: [String: String]) -> Bool {
+    package static func overSSH(_ env: [String: String]) -> Bool {
         ["SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"].contains { !(env[$0] ?? "").isEmpty }
     }
 
     /// The medium to use given the probe answers (`kittyReplies`): shared memory first (it
     /// measured fastest: no file system, kitty maps the object), then a temporary file.
-    public static func choose(replies: [UInt32: String], env: [String: String]) -> KittyMedium {
+    package static func choose(replies: [UInt32: String], env: [String: String]) -> KittyMedium {
         if overSSH(env) { return .direct }
         if replies[sharedMemoryProbeID] == "OK" { return .sharedMemory }
         if replies[fileProbeID] == "OK" { return .file }
@@ -39,13 +39,13 @@ public enum KittyMedium: String, Sendable {
 /// Writes upload data where kitty reads it (a new temporary file or shared-memory object per
 /// upload) and names it. Not pure: the display thread calls it just before it sends the name,
 /// so nothing is left behind for frames that are never shown.
-public struct KittyStager: Sendable {
-    public let medium: KittyMedium
+package struct KittyStager: Sendable {
+    package let medium: KittyMedium
     /// Directory for `t=t` files: $TMPDIR, else /tmp (kitty deletes only files in temp dirs).
-    public let directory: String
+    package let directory: String
     private static let counter = Atomic<Int>(0)
 
-    public init(medium: KittyMedium, directory: String? = nil) {
+    package init(medium: KittyMedium, directory: String? = nil) {
         self.medium = medium
         let tmp = directory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         self.directory = tmp ?? "/tmp"
@@ -53,7 +53,7 @@ public struct KittyStager: Sendable {
 
     /// Writes `bytes` to a new object and returns its name (a path, or a shm name starting
     /// with `/`); nil when that failed (nothing is left behind), for the caller to send inline.
-    public func write(_ bytes: [UInt8]) -> String? {
+    package func write(_ bytes: [UInt8]) -> String? {
         switch medium {
         case .direct:
             return nil
@@ -80,7 +80,7 @@ public struct KittyStager: Sendable {
     }
 
     /// Removes an object kitty did not take (a probe it did not answer).
-    public func remove(_ name: String) {
+    package func remove(_ name: String) {
         switch medium {
         case .direct: break
         case .file: unlink(name)
@@ -97,7 +97,7 @@ public struct KittyStager: Sendable {
     /// has read all it will (after a DA1 round trip: kitty handles input in order).
     /// Returns how many were left.
     @discardableResult
-    public static func removeLeftovers() -> Int {
+    package static func removeLeftovers() -> Int {
         let names = written.withLock { w in defer { w = [] }; return w }
         return names.reduce(0) { $0 + (shm_unlink($1) == 0 ? 1 : 0) }
     }
@@ -106,7 +106,7 @@ public struct KittyStager: Sendable {
     /// `animplay-tty-graphics-protocol-PID-N`; objects of live or other users' processes are
     /// left). Returns how many went. Linux: objects are the files of /dev/shm.
     @discardableResult
-    public static func removeStaleObjects(directory: String = "/dev/shm") -> Int {
+    package static func removeStaleObjects(directory: String = "/dev/shm") -> Int {
         guard let d = opendir(directory) else { return 0 }
         defer { closedir(d) }
         let prefix = "animplay-\(KittyMedium.nameTag)-"
@@ -139,7 +139,7 @@ public struct KittyStager: Sendable {
     /// The probe for this medium: a 1×1 RGB image in a new object, queried with `a=q` (nothing
     /// is stored or shown), and the object's name for `remove` after the round. Nil when the
     /// object could not be written.
-    public func probe(id: UInt32) -> (query: [UInt8], name: String)? {
+    package func probe(id: UInt32) -> (query: [UInt8], name: String)? {
         guard let name = write([0, 0, 0]) else { return nil }
         let path = Array(name.utf8).withUnsafeBytes { Base64.encode($0) }
         let query = Array("\u{1B}_Ga=q,i=\(id),s=1,v=1,f=24,t=\(medium.rawValue);".utf8) + path + [0x1B, 0x5C]

@@ -181,6 +181,8 @@ struct Play: ParsableCommand {
             throw error
         }
         let typed = line?.stop() ?? []
+        let download = opened.download
+        defer { OpenedInput.stop(download) }
         let (decoder, spool, revalidation) = (opened.decoder, opened.spool, opened.revalidation)
         // Never write escape sequences anywhere but a terminal, unless a preview asks for
         // them (--frame: a previewer shows what it reads from the pipe).

@@ -1,6 +1,7 @@
 import AnimatedCore
 import AnimatedNet
 import AnimatedTerminal
+import CNcurses
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -99,7 +100,7 @@ final class ConnectingLine: Sendable {
             }
             let now = MonotonicClock.nanoseconds()
             if now - startedAt >= 100_000_000 && now - lastDraw >= 200_000_000 {
-                draw(text(now))
+                draw(now)
                 shown = true
                 lastDraw = now
             }
@@ -127,15 +128,15 @@ final class ConnectingLine: Sendable {
         state.withLock { $0.typed += bytes }
     }
 
-    private func draw(_ text: String) {
+    private func draw(_ now: UInt64) {
         switch place {
         case .cursor:
-            TerminalOutput.write(1, "\r\u{1B}[K" + text)
+            var rows: Int32 = 24, columns: Int32 = 80
+            _ = animplay_window_size(1, &rows, &columns)
+            TerminalOutput.write(1, "\r\u{1B}[K" + text(now, columns: Int(columns)))
         case .screen(let row, let columns, _, _):
-            // Reverse video like the status line, cut to the width; the cursor goes back where
-            // curses left it.
-            let cut = String(text.prefix(max(1, columns - 1)))
-            TerminalOutput.write(1, "\u{1B}7\u{1B}[\(row + 1);1H\u{1B}[7m\(cut)\u{1B}[K\u{1B}[m\u{1B}8")
+            // Reverse video like the status line; the cursor goes back where curses left it.
+            TerminalOutput.write(1, "\u{1B}7\u{1B}[\(row + 1);1H\u{1B}[7m\(text(now, columns: columns))\u{1B}[K\u{1B}[m\u{1B}8")
         }
     }
 
@@ -147,15 +148,24 @@ final class ConnectingLine: Sendable {
     }
 
     /// "connecting to host… (q quits)", then "host: 12.3 KB at 45 KB/s (q quits)".
-    private func text(_ now: UInt64) -> String {
-        guard let p = state.withLock({ $0.spool })?.progress, p.count > 0 else {
-            return "animplay: connecting to \(host)\u{2026} (q quits)"
+    /// Fitted to `columns - 1` (a line that wrapped would leave its first part behind when it
+    /// is rewritten or erased): without " (q quits)", then without "animplay: ", then cut.
+    private func text(_ now: UInt64, columns: Int) -> String {
+        let core: String
+        if let p = state.withLock({ $0.spool })?.progress, p.count > 0 {
+            let seconds = Double(now - p.startedAt) / 1e9
+            var t = "\(host): \(PlaybackLoop.fixed(Double(p.count) / 1024, 1)) KB"
+            if let total = p.expected, total > 0 { t += " of \(PlaybackLoop.fixed(Double(total) / 1024, 1)) KB" }
+            if seconds > 0.2 { t += " at \(Int(Double(p.count) / 1024 / seconds)) KB/s" }
+            core = t + ", waiting for the first frame"
+        } else {
+            core = "connecting to \(host)\u{2026}"
         }
-        let seconds = Double(now - p.startedAt) / 1e9
-        var t = "animplay: \(host): \(PlaybackLoop.fixed(Double(p.count) / 1024, 1)) KB"
-        if let total = p.expected, total > 0 { t += " of \(PlaybackLoop.fixed(Double(total) / 1024, 1)) KB" }
-        if seconds > 0.2 { t += " at \(Int(Double(p.count) / 1024 / seconds)) KB/s" }
-        return t + ", waiting for the first frame (q quits)"
+        let width = max(1, columns - 1)
+        for candidate in ["animplay: \(core) (q quits)", "animplay: \(core)", core] where candidate.count <= width {
+            return candidate
+        }
+        return String(core.prefix(width))
     }
 
     /// The host of an http(s) URL, without user and password, control characters as `?`.

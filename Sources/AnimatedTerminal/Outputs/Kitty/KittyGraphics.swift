@@ -88,8 +88,10 @@ package struct KittyGraphics: Sendable {
 
     /// Transmits and shows a still image at the cursor, without an id (kitty then sends no
     /// reply and the image is the user's, like one `cat` printed), moving the cursor past it.
-    package func transmitStill(size: RenderSize, payload: [UInt8], cells: KittyCells? = nil, to out: inout [UInt8]) {
-        append(keys: "a=T,\(data),s=\(size.width),v=\(size.height)" + (cells?.keys ?? "") + ",q=2",
+    /// `moveCursor` false: the cursor stays where it is (`C=1`).
+    package func transmitStill(size: RenderSize, payload: [UInt8], cells: KittyCells? = nil, moveCursor: Bool = true,
+                               to out: inout [UInt8]) {
+        append(keys: "a=T,\(data),s=\(size.width),v=\(size.height)" + (cells?.keys ?? "") + (moveCursor ? "" : ",C=1") + ",q=2",
                payload: payload[...], to: &out)
     }
 

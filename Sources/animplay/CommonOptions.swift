@@ -223,10 +223,12 @@ struct SourceOptions: ParsableArguments {
     }
 
     /// One of several files played in turn, opened on its own (never as a frame sequence).
-    func openOne(_ name: String, _ decode: DecodeOptionGroup, progressive: Bool) throws(CLIFailure) -> OpenedInput {
+    func openOne(_ name: String, _ decode: DecodeOptionGroup, progressive: Bool,
+                 watch: (@Sendable (SpoolBuffer) -> Void)? = nil) throws(CLIFailure) -> OpenedInput {
         try refuseSheetOnlyOptions(name)
         do {
-            return try InputSource.open(name, options: retimed(decode.decodeOptions, decode), network: network, progressive: progressive)
+            return try InputSource.open(name, options: retimed(decode.decodeOptions, decode), network: network, progressive: progressive,
+                                        watch: watch)
         } catch {
             throw CLIFailure(file: name == InputSource.stdinName ? "<stdin>" : URLText.masked(name), error: error)
         }

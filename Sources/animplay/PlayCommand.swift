@@ -162,7 +162,7 @@ struct Play: ParsableCommand {
                 let revalidation = opened.revalidation
                 try play(decoder, spool: opened.spool, sourceNote: opened.sourceNote,
                          afterFirstFrame: { revalidation?.proceed() }, playlist: playlist, startIndex: i,
-                         openFailures: failures, typed: typed)
+                         openFailures: failures, typed: typed, download: opened.download)
                 return
             }
             return
@@ -213,7 +213,16 @@ struct Play: ParsableCommand {
 
     private func play(_ decoder: sending any AnimationDecoder, spool: SpoolBuffer?, sourceNote: (() -> String)?,
                       afterFirstFrame: @escaping () -> Void, playlist: Playlist? = nil, startIndex: Int = 0,
-                      openFailures: [CLIFailure] = [], typed: [UInt8] = []) throws(CLIFailure) {
+                      openFailures: [CLIFailure] = [], typed: [UInt8] = [],
+                      download firstDownload: HTTPDownload? = nil) throws(CLIFailure) {
+        // A playlist's downloads: the one of the file playing, and those of files left with n/p
+        // (cancelled at once so that `n` does not wait; their threads are waited for at the end).
+        var download = firstDownload
+        var leftDownloads: [HTTPDownload] = []
+        defer {
+            OpenedInput.stop(download)
+            for d in leftDownloads { OpenedInput.stop(d) }
+        }
         let signals = try SignalPipe()
         defer { signals.uninstall() }
         // One round of terminal queries before anything else owns the tty (graphics, colours):
@@ -327,8 +336,11 @@ struct Play: ParsableCommand {
             default: step = 0
             }
             if step == 0 { break }
-            // The frames of this file are no longer needed (its last frame stays with the output).
+            // The frames of this file are no longer needed (its last frame stays with the output),
+            // nor the rest of its bytes.
             player.stop()
+            if let d = download, !d.spool.progress.finished { d.cancel(); leftDownloads.append(d) }
+            download = nil
             var started = false
             var candidate = index + step
             while !started {
@@ -395,6 +407,7 @@ struct Play: ParsableCommand {
                                                     leave: screen.leaveBytes, shellModes: screen.shellModes)
             let (opened, typed) = try openWatched(playlist!.names[i], progressive: true, place: place)
             screen.pushBack(typed)
+            download = opened.download
             spool = opened.spool
             sourceNote = opened.sourceNote
             let revalidation = opened.revalidation

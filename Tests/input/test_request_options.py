@@ -212,3 +212,25 @@ def test_credentials_stay_with_the_first_host_across_a_redirect(server, root, en
         assert server.requests[0]['headers']['Authorization'] == 'Bearer tok-1'
     finally:
         other.close()
+
+
+def test_n_in_a_playlist_closes_the_left_files_connection(server, env):
+    """Two URLs in turn, the first trickling in at 20 KB/s: n moves on to the second, and the
+    server sees the first one's connection closed while the second still plays (not only when
+    the process ends)."""
+    first = server.url('/f/big.gif?rate=20000')
+    second = server.url('/f/two.gif')
+    state = {}
+
+    def watch(screen, master):
+        if 'n' not in state and ptywatch.colours_on(screen):
+            state['n'] = True
+            os.write(master, b'n')
+        elif 'n' in state and 'q' not in state and server.aborted_event.is_set():
+            state['q'] = True
+            os.write(master, b'q')
+    res = ptywatch.run(['--no-cache', '--loop', '200', first, second], watch=watch, timeout=60)
+    assert res.status == 0, res.output[-300:]
+    assert state.get('q'), 'the first download was not stopped while the second file played'
+    [gone] = server.aborted
+    assert gone['path'] == '/f/big.gif' and gone['sent'] < os.path.getsize(os.path.join(server.root, 'big.gif'))

@@ -3,7 +3,7 @@
 
 Plays Benchmarks/data's medium and large GIFs (ffmpeg testsrc2, 640x360x150 and 1280x720x300 at
 25 fps: Benchmarks/make-inputs.sh) in a pseudo-terminal of 120x40 cells reporting 1200x800
-pixels (/work/shared/tools/ptyrun.py), 1 and 3 plays, with
+pixels (Benchmarks/ptyrun.py), 1 and 3 plays, with
   animplay --fill --graphics kitty   (native frames uploaded once, kitty enlarges: c=/r=)
   chafa -f kitty --scale max
   timg -pk
@@ -18,7 +18,7 @@ import argparse, json, os, re, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-PTYRUN = os.environ.get('PTYRUN', '/work/shared/tools/ptyrun.py')
+PTYRUN = os.environ.get('PTYRUN', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ptyrun.py'))
 FILES = {'medium': ('testsrc2-640x360x150.gif', 6.0), 'large': ('testsrc2-1280x720x300.gif', 12.0)}
 COLS, ROWS = 120, 40
 IMAGE = re.compile(rb'\x1b_G[^;\x1b]*a=[Tt]|\x1bP[0-9;]*q')
@@ -39,7 +39,7 @@ def run(cmd, timeout):
     with tempfile.TemporaryDirectory() as d:
         save, times = os.path.join(d, 'out'), os.path.join(d, 'times')
         env = dict(os.environ, TERM='xterm-256color', COLORTERM='truecolor', ANIMPLAY_KITTY_MEDIUM='direct')
-        p = subprocess.run([sys.executable, PTYRUN, '--cols', str(COLS), '--rows', str(ROWS),
+        p = subprocess.run([sys.executable, PTYRUN, '--sixel', '--kitty', '--cols', str(COLS), '--rows', str(ROWS),
                             '--xpixel', str(COLS * 10), '--ypixel', str(ROWS * 20), '--timeout', str(timeout),
                             '--save', save, '--times', times, '--'] + cmd,
                            capture_output=True, text=True, env=env)

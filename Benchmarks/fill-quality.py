@@ -11,7 +11,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-PTYRUN = os.environ.get('PTYRUN', '/work/shared/tools/ptyrun.py')
+PTYRUN = os.environ.get('PTYRUN', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ptyrun.py'))
 spec = importlib.util.spec_from_file_location('sixelbench', os.path.join(HERE, 'sixel-bench.py'))
 sixelbench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(sixelbench)
@@ -41,7 +41,7 @@ def ssim(a, b, k=7):
 
 def chafa_picture(src, d):
     save = os.path.join(d, 'chafa.out')
-    subprocess.run([sys.executable, PTYRUN, '--cols', '120', '--rows', '40', '--xpixel', '1200', '--ypixel', '800',
+    subprocess.run([sys.executable, PTYRUN, '--sixel', '--kitty', '--cols', '120', '--rows', '40', '--xpixel', '1200', '--ypixel', '800',
                     '--timeout', '30', '--save', save, '--', 'chafa', '-f', 'sixel', '--scale=max', '--size=120x40', src],
                    capture_output=True, check=True)
     m = sixelbench.SIXEL.search(open(save, 'rb').read())

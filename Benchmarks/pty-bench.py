@@ -121,7 +121,7 @@ def kitty_run(cmd, cols, rows, timeout):
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         save, times = os.path.join(d, 'out'), os.path.join(d, 'times')
-        p = subprocess.run([sys.executable, PTYRUN, '--cols', str(cols), '--rows', str(rows),
+        p = subprocess.run([sys.executable, PTYRUN, '--sixel', '--kitty', '--cols', str(cols), '--rows', str(rows),
                             '--xpixel', str(cols * 10), '--ypixel', str(rows * 20), '--timeout', str(timeout),
                             '--save', save, '--times', times, '--'] + cmd, capture_output=True, text=True)
         res = json.loads(p.stdout.strip().splitlines()[-1])

@@ -122,7 +122,7 @@ def fidelity(images, refs, samples):
 
 
 def run(ptyrun, cmd, save):
-    r = subprocess.run([sys.executable, ptyrun, '--cols', '120', '--rows', '40', '--xpixel', '1200', '--ypixel', '800',
+    r = subprocess.run([sys.executable, ptyrun, '--sixel', '--kitty', '--cols', '120', '--rows', '40', '--xpixel', '1200', '--ypixel', '800',
                         '--timeout', '120', '--save', save, '--'] + cmd, capture_output=True, text=True, check=True)
     return json.loads(r.stdout.strip().splitlines()[-1])
 

@@ -9,12 +9,19 @@ pixels (Benchmarks/ptyrun.py), 1 and 3 plays, with
   timg -pk
   animplay --fill --graphics sixel   (frames enlarged and encoded here)
   chafa -f sixel --scale max
-and prints wall, CPU (user+sys), peak RSS, bytes written and the time to the first image, with
-the load average before and after (the machine may be shared).
+and prints wall, CPU (user+sys), peak RSS, bytes written, images written (sixel images, kitty
+uploads: a player that skips frames while the terminal is busy, or drops late ones, does less
+work) and the time to the first image, with the load average before and after (the machine may
+be shared).
+
+With --repeat N every configuration runs N times, the players interleaved (round r runs every player
+once before round r+1), and the table shows medians (CPU range in brackets): on a shared machine
+CPU seconds (user+sys) are what compare, not wall time.
 
 usage: Benchmarks/fill-bench.py [--animplay PATH] [--only SUBSTRING] [--files medium,large] [--plays 1,3]
+                                [--repeat N] [--animplay-speed X]
 """
-import argparse, json, os, re, subprocess, sys, tempfile
+import argparse, json, os, re, statistics, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -22,15 +29,18 @@ PTYRUN = os.environ.get('PTYRUN', os.path.join(os.path.dirname(os.path.abspath(_
 FILES = {'medium': ('testsrc2-640x360x150.gif', 6.0), 'large': ('testsrc2-1280x720x300.gif', 12.0)}
 COLS, ROWS = 120, 40
 IMAGE = re.compile(rb'\x1b_G[^;\x1b]*a=[Tt]|\x1bP[0-9;]*q')
+# One per frame image written: a sixel image, or a kitty upload's first chunk (the only one with s=).
+UPLOAD = re.compile(rb'\x1bP[0-9;]*q|\x1b_G(?=[^;\x1b]*a=[Ttf])(?=[^;\x1b]*s=)')
 
 
-def players(animplay, nominal, plays):
+def players(animplay, nominal, plays, speed=1.0):
     d = f'--duration={nominal * plays:.3f}'
+    slow = [] if speed == 1.0 else ['--speed', str(speed)]
     return [
-        ('animplay kitty --fill', [animplay, '--graphics', 'kitty', '--fill', '--loop', str(plays)]),
+        ('animplay kitty --fill', [animplay, '--graphics', 'kitty', '--fill', '--loop', str(plays)] + slow),
         ('chafa kitty --scale max', ['chafa', '-f', 'kitty', '--scale=max', f'--size={COLS}x{ROWS}', d]),
         ('timg -pk', ['timg', '-pk', f'-g{COLS}x{ROWS}', f'--loops={plays}']),
-        ('animplay sixel --fill', [animplay, '--graphics', 'sixel', '--fill', '--loop', str(plays)]),
+        ('animplay sixel --fill', [animplay, '--graphics', 'sixel', '--fill', '--loop', str(plays)] + slow),
         ('chafa sixel --scale max', ['chafa', '-f', 'sixel', '--scale=max', f'--size={COLS}x{ROWS}', d]),
     ]
 
@@ -54,7 +64,7 @@ def run(cmd, timeout):
                     first = float(t) * 1000
                     break
         return dict(wall=res['wall'], cpu=res['cpu'], rss=res['maxrss_mb'], bytes=res['bytes'], first=first,
-                    exit=res['exit'])
+                    exit=res['exit'], images=len(UPLOAD.findall(out)))
 
 
 def main():
@@ -63,23 +73,35 @@ def main():
     ap.add_argument('--only', default='')
     ap.add_argument('--files', default='medium,large')
     ap.add_argument('--plays', default='1,3')
+    ap.add_argument('--repeat', type=int, default=1)
+    ap.add_argument('--animplay-speed', type=float, default=1.0,
+                    help="animplay's --speed: below 1 the slow pty reader lets every frame through, so that "
+                         "animplay writes every image as chafa does (chafa blocks instead of skipping)")
     a = ap.parse_args()
     print(f'load average before: {open("/proc/loadavg").read().split()[:3]}')
     print(f'{COLS}x{ROWS} cells reporting {COLS * 10}x{ROWS * 20} px\n')
-    print('| file | player | plays | wall s (nominal) | CPU s | peak RSS MB | MB written | first image ms |')
-    print('|---|---|---|---|---|---|---|---|')
+    print('| file | player | plays | wall s (nominal) | CPU s | peak RSS MB | MB written | images written | first image ms |')
+    print('|---|---|---|---|---|---|---|---|---|')
     for f in a.files.split(','):
         name, nominal = FILES[f]
         path = os.path.join(HERE, 'data', name)
         for plays in [int(p) for p in a.plays.split(',')]:
-            for player, cmd in players(a.animplay, nominal, plays):
-                if a.only not in player:
-                    continue
-                r = run(cmd + [path], timeout=nominal * plays * 4 + 30)
-                first = f'{r["first"]:.0f}' if r['first'] is not None else '-'
-                status = '' if r['exit'] == 0 else f' (exit {r["exit"]})'
-                print(f'| {f} | {player}{status} | {plays} | {r["wall"]:.2f} ({nominal * plays:.0f}) | {r["cpu"]:.2f} | '
-                      f'{r["rss"]:.1f} | {r["bytes"] / 1e6:.2f} | {first} |', flush=True)
+            chosen = [(p, c) for p, c in players(a.animplay, nominal, plays, a.animplay_speed) if a.only in p]
+            results = {p: [] for p, _ in chosen}
+            for _ in range(a.repeat):
+                for player, cmd in chosen:
+                    results[player].append(run(cmd + [path], timeout=nominal * plays * 4 / min(1.0, a.animplay_speed) + 30))
+            for player, _ in chosen:
+                rs = results[player]
+                med = lambda k: statistics.median(r[k] for r in rs)
+                firsts = [r['first'] for r in rs if r['first'] is not None]
+                first = f'{statistics.median(firsts):.0f}' if firsts else '-'
+                bad = [r['exit'] for r in rs if r['exit'] != 0]
+                status = f' (exit {bad[0]})' if bad else ''
+                cpus = sorted(r['cpu'] for r in rs)
+                spread = f' ({cpus[0]:.2f}–{cpus[-1]:.2f})' if len(rs) > 1 else ''
+                print(f'| {f} | {player}{status} | {plays} | {med("wall"):.2f} ({nominal * plays:.0f}) | '
+                      f'{med("cpu"):.2f}{spread} | {med("rss"):.1f} | {med("bytes") / 1e6:.2f} | {med("images"):.0f} | {first} |', flush=True)
     print(f'\nload average after: {open("/proc/loadavg").read().split()[:3]}')
 
 

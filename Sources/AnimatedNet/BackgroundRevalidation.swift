@@ -49,7 +49,8 @@ public final class BackgroundRevalidation: Sendable {
     private let go: Monitor<Go>
 
     /// Starts revalidating `url`'s entry (`metadata`, whose body `body` reads: it becomes the
-    /// thread's) with its validators. `held`: the thread waits for `proceed()` before it loads
+    /// thread's) with its validators, sending `options.request` (the same request options as
+    /// the request that stored it: they are part of its key, `metadata.variant`). `held`: the thread waits for `proceed()` before it loads
     /// libcurl and asks (a player calls it once its first frame is on screen, so that neither
     /// competes with that frame for the CPU; a player that never shows one never asks).
     package init(url: String, metadata: CacheMetadata, body: sending ByteSource, cache: HTTPCache,
@@ -109,7 +110,7 @@ public final class BackgroundRevalidation: Sendable {
             download = try HTTPDownload(url: url, options: request) { response, spool in
                 // Only an image replaces the entry that plays (an error page sent with 200 does not).
                 guard isImage(spool) else { return }
-                let ok = cache.store(url: url, response: response, spool: spool)
+                let ok = cache.store(url: url, variant: metadata.variant, response: response, spool: spool)
                 stored.withLock { $0 = ok }
             }
         } catch {

@@ -23,6 +23,9 @@ package struct CacheMetadata: Sendable, Equatable {
     package var date: String? = nil
     package var expires: String? = nil
     package var age: Int? = nil
+    /// The request options it was fetched with (nil: none, as every entry of versions before
+    /// request options): part of its key, see `RequestOptions.cacheVariant`.
+    package var variant: CacheVariant? = nil
 
     /// Cache-Control directives: max-age in seconds, no-store, no-cache. (s-maxage is for
     /// shared caches, which this private one is not: ignored, RFC 9111 §5.2.2.10.)
@@ -178,12 +181,21 @@ public final class HTTPCache: Sendable {
 
     private func folder() -> CacheFolder? { try? CacheFolder.open(directory).get() }
 
-    /// The entry's file name: FNV-1a 64 of the URL with its password masked.
-    func name(for url: String) -> String {
-        hex(fnv1a(Array(URLText.masked(url).utf8))) + ".entry"
+    /// The entry's key: the URL with its password masked, and the digest of the request
+    /// options it was fetched with, if any (without any, the key is the URL alone, as in
+    /// versions before request options, whose entries stay readable).
+    static func key(_ url: String, _ variant: CacheVariant?) -> String {
+        URLText.masked(url) + (variant.map { "\n" + $0.digest } ?? "")
     }
 
-    func path(for url: String) -> String { directory + "/entries/" + name(for: url) }
+    /// The entry's file name: FNV-1a 64 of its key.
+    func name(for url: String, variant: CacheVariant? = nil) -> String {
+        hex(fnv1a(Array(Self.key(url, variant).utf8))) + ".entry"
+    }
+
+    func path(for url: String, variant: CacheVariant? = nil) -> String {
+        directory + "/entries/" + name(for: url, variant: variant)
+    }
 
     // MARK: reading
 
@@ -193,16 +205,16 @@ public final class HTTPCache: Sendable {
         package let source: ByteSource
     }
 
-    /// The entry for `url`, if present and intact (size and hash match); a damaged one is
-    /// removed. Marks it as recently used. If another process holds the lock for longer than
+    /// The entry for `url` fetched with the request options whose `cacheVariant` is `variant`
+    /// (nil: none), if present and intact (size and hash match); a damaged one is removed. Marks it as recently used. If another process holds the lock for longer than
     /// `lockBudgetSeconds` (stopped or hung while holding it: nobody holds it that long
     /// otherwise), `busy` is called and the answer is a miss.
-    package func lookup(_ url: String, busy: (() -> Void)? = nil) -> Hit? {
+    package func lookup(_ url: String, variant: CacheVariant? = nil, busy: (() -> Void)? = nil) -> Hit? {
         guard let f = folder() else { return nil }
-        let key = URLText.masked(url), name = name(for: url)
+        let masked = URLText.masked(url), key = Self.key(url, variant), name = name(for: url, variant: variant)
         let locked: (Int32, CacheMetadata, Int)?? = withLock(f, budget: Self.lockBudgetSeconds) {
             guard let fd = f.openFile(f.entries, name) else { return nil }
-            guard let (meta, offset) = readHeader(fd), meta.url == key else {
+            guard let (meta, offset) = readHeader(fd), meta.url == masked, meta.variant?.digest == variant?.digest else {
                 close(fd); f.remove(f.entries, name); return nil
             }
             var st = stat()
@@ -216,9 +228,9 @@ public final class HTTPCache: Sendable {
         guard let (fd, meta, offset) = found else { return nil }
         if let bytes = Self.recall(key, hash: meta.hash, size: meta.size) {
             close(fd)
-            return Hit(metadata: meta, source: ByteSource(bytes: bytes, name: key))
+            return Hit(metadata: meta, source: ByteSource(bytes: bytes, name: masked))
         }
-        let source = ByteSource(fd: fd, offset: offset, count: meta.size, name: key)
+        let source = ByteSource(fd: fd, offset: offset, count: meta.size, name: masked)
         guard (try? hashOf(source)) == meta.hash else {
             _ = withLock(f, budget: Self.lockBudgetSeconds) { () -> Void in
                 // Remove it only if it is still the damaged file we read.
@@ -243,18 +255,19 @@ public final class HTTPCache: Sendable {
     /// control characters (a CR in an ETag would split the next request's header) or whose
     /// metadata would be longer than `maxHeaderBytes` (it could not be read back).
     @discardableResult
-    package func store(url: String, response: HTTPResponse, spool: SpoolBuffer) -> Bool {
+    package func store(url: String, variant: CacheVariant? = nil, response: HTTPResponse, spool: SpoolBuffer) -> Bool {
         var meta = CacheMetadata(url: URLText.masked(url), etag: response.etag, lastModified: response.lastModified,
                                  cacheControl: response.cacheControl, contentType: response.contentType,
                                  size: spool.progress.count, hash: 0, storedAt: time(nil),
                                  date: response.date, expires: response.expires,
-                                 age: response.age.map { min(max(0, $0), CacheMetadata.maxSeconds) })
+                                 age: response.age.map { min(max(0, $0), CacheMetadata.maxSeconds) }, variant: variant)
         // Vary: * says no later request can be known to match (RFC 9111 §4.1): not worth
-        // keeping. Any other Vary is matched by construction: every request animplay makes
-        // for a URL carries the same headers (Accept-Encoding, User-Agent).
+        // keeping. Any other Vary is matched by construction: the key holds every request
+        // header the user can set (`RequestOptions.cacheVariant`), and the rest are the same on
+        // every request animplay makes (Accept-Encoding, the default User-Agent).
         let varyStar = response.vary.map { $0.split(separator: ",").contains { $0.trimmingSpaces() == "*" } } ?? false
         guard !meta.noStore, !varyStar, meta.size <= maxBytes, Self.storable(meta) else {
-            remove(url)
+            removeEntry(url, variant: variant)
             return false
         }
         let size = meta.size
@@ -277,7 +290,8 @@ public final class HTTPCache: Sendable {
     /// Whether every text of `meta` can be written on one header line and read back: no
     /// control characters (tab aside), no DEL, and the whole header within `maxHeaderBytes`.
     static func storable(_ meta: CacheMetadata) -> Bool {
-        let texts = [meta.url, meta.etag, meta.lastModified, meta.cacheControl, meta.contentType, meta.date, meta.expires]
+        let texts = [meta.url, meta.etag, meta.lastModified, meta.cacheControl, meta.contentType, meta.date, meta.expires,
+                     meta.variant?.text]
         for t in texts {
             guard let t else { continue }
             if t.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) { return false }
@@ -303,7 +317,7 @@ public final class HTTPCache: Sendable {
         meta.date = response.date
         if let e = response.expires { meta.expires = e }
         meta.age = response.age.map { min(max(0, $0), CacheMetadata.maxSeconds) }
-        if meta.noStore || !Self.storable(meta) { remove(meta.url); return }
+        if meta.noStore || !Self.storable(meta) { removeEntry(meta.url, variant: meta.variant); return }
         let (size, hash) = (meta.size, meta.hash)
         _ = write(&meta) { fd, offset in
             var at = 0
@@ -336,7 +350,7 @@ public final class HTTPCache: Sendable {
         // The hash goes into its fixed-width field now that it is known.
         let fixed = Array(Self.headerText(meta).utf8)
         guard fixed.count == header.count, fixed.withUnsafeBytes({ pwriteAll(fd, $0, at: 0) }), fsync(fd) == 0 else { return false }
-        let entry = name(for: meta.url)
+        let entry = name(for: meta.url, variant: meta.variant)
         ok = withLock(f, budget: Self.lockBudgetSeconds) { renameat(f.temporary, part, f.entries, entry) == 0 } ?? false
         if ok { evict(f) }
         return ok
@@ -351,6 +365,7 @@ public final class HTTPCache: Sendable {
         if let v = m.date { s += "date \(v)\n" }
         if let v = m.expires { s += "expires \(v)\n" }
         if let v = m.age { s += "age \(v)\n" }
+        if let v = m.variant { s += "variant \(v.text)\n" }
         return s + "size \(m.size)\nhash \(hex(m.hash))\nstored \(m.storedAt)\n\n"
     }
 
@@ -390,10 +405,15 @@ public final class HTTPCache: Sendable {
             guard let v = CacheMetadata.deltaSeconds(a) else { return nil }
             age = v
         }
+        var variant: CacheVariant?
+        if let v = fields["variant"] {
+            guard let parsed = CacheVariant(text: v) else { return nil }
+            variant = parsed
+        }
         return (CacheMetadata(url: url, etag: fields["etag"], lastModified: fields["last-modified"],
                               cacheControl: fields["cache-control"], contentType: fields["content-type"],
                               size: size, hash: hash, storedAt: stored, date: fields["date"],
-                              expires: fields["expires"], age: age), end)
+                              expires: fields["expires"], age: age, variant: variant), end)
     }
 
     // MARK: maintenance
@@ -409,6 +429,8 @@ public final class HTTPCache: Sendable {
         public var fresh: Bool
         /// When it was last played or looked up (Unix seconds).
         public var lastUsed: Int
+        /// The names of the request headers it was fetched with (no values), if any.
+        public var requestHeaders: [String] = []
     }
 
     /// What `cache info` reports.
@@ -437,7 +459,8 @@ public final class HTTPCache: Sendable {
                 defer { close(fd) }
                 guard let (meta, _) = readHeader(fd) else { f.remove(f.entries, e.name); u.removedDamaged += 1; continue }
                 u.entries.append(EntrySummary(url: meta.url, bytes: e.size, age: max(0, now - meta.storedAt),
-                                              fresh: meta.isFresh(now: now), lastUsed: e.modified / 1_000_000_000))
+                                              fresh: meta.isFresh(now: now), lastUsed: e.modified / 1_000_000_000,
+                                              requestHeaders: meta.variant?.names ?? []))
             }
             u.entries.sort { $0.lastUsed > $1.lastUsed }
             return u
@@ -457,11 +480,29 @@ public final class HTTPCache: Sendable {
         }
     }
 
-    /// Removes `url`'s entry; whether there was one (nil: the lock is held by another process).
+    /// Removes `url`'s entries, whatever request options they were fetched with; whether there
+    /// was one (nil: the lock is held by another process).
     @discardableResult
     public func remove(_ url: String) -> Bool? {
         guard let f = folder() else { return false }
-        let name = name(for: url)
+        let name = name(for: url), masked = URLText.masked(url)
+        return withLock(f, budget: Self.lockBudgetSeconds) {
+            var any = f.remove(f.entries, name)
+            for e in f.list(f.entries) where e.isFile && e.name.hasSuffix(".entry") {
+                guard let fd = f.openFile(f.entries, e.name) else { continue }
+                let meta = readHeader(fd)?.0
+                close(fd)
+                if let meta, meta.url == masked, meta.variant != nil, f.remove(f.entries, e.name) { any = true }
+            }
+            return any
+        }
+    }
+
+    /// Removes the one entry of `url` fetched with `variant`.
+    @discardableResult
+    func removeEntry(_ url: String, variant: CacheVariant?) -> Bool? {
+        guard let f = folder() else { return false }
+        let name = name(for: url, variant: variant)
         return withLock(f, budget: Self.lockBudgetSeconds) { f.remove(f.entries, name) }
     }
 

@@ -19,7 +19,11 @@ public struct DownloadOptions: Sendable {
     /// The whole transfer, connection included, is abandoned after this many seconds (0: no limit).
     public var maxTimeSeconds = 600
     public var maxRedirects = 8
+    /// Sent unless `request.userAgent` (or a User-Agent header) replaces it. Not part of a
+    /// cache key: set `request.userAgent` for a User-Agent that changes the answer.
     public var userAgent = "animplay/1 (terminal animation player; libcurl)"
+    /// The user's headers, User-Agent and Referer (also sent when a cached copy is revalidated).
+    public var request = RequestOptions()
     /// Revalidation of a cached copy.
     package var ifNoneMatch: String?
     package var ifModifiedSince: String?
@@ -66,10 +70,15 @@ package enum DownloadStart: Sendable {
 /// come from the usual environment variables (libcurl reads them); TLS peers are always
 /// verified; connect and stall timeouts; a size cap checked against Content-Length and while
 /// streaming.
+///
+/// `cancel()` stops it from any thread: libcurl checks between reads and at least once a
+/// second while nothing arrives (its progress callback), closes the connection, and the spool
+/// ends with `SpoolBuffer.cancelledMessage`.
 package final class HTTPDownload: Sendable {
     package let url: String
     package let spool: SpoolBuffer
     private let start: Monitor<DownloadStart?>
+    private let finished: Monitor<Bool>
 
     /// Starts downloading `url`. `completed` runs on the transfer's thread once the whole body
     /// of a 2xx response is in, before the spool is finished (a cache stores it there, so that
@@ -79,11 +88,36 @@ package final class HTTPDownload: Sendable {
         self.url = url
         spool = SpoolBuffer(name: URLText.masked(url), memoryCap: memoryCap)
         start = Monitor(nil)
+        finished = Monitor(false)
+        if let problem = options.request.problem() { throw .network("request options: \(problem)") }
         guard curlReady else { throw .network("libcurl (libcurl.so.4, Debian package libcurl4) is not installed or failed to initialise") }
         let transfer = Transfer(url: url, options: options, spool: spool, start: start)
         transfer.completed = completed
+        let finished = finished
         // The transfer belongs to its thread from here on.
-        try DetachedThread.start("download") { transfer.run() }
+        try DetachedThread.start("download") {
+            transfer.run()
+            finished.withLock { $0 = true }
+            finished.broadcast()
+        }
+    }
+
+    /// Stops the transfer (from any thread; later calls do nothing): readers of the spool see it
+    /// end with `SpoolBuffer.cancelledMessage` at once, `waitForStart` returns `.failed` if it
+    /// had not returned yet, and the transfer thread closes the connection and ends within
+    /// about a second (`waitUntilEnded`). A download that already ended is left as it was.
+    package func cancel() {
+        spool.cancel()
+        start.withLock { if $0 == nil { $0 = .failed(SpoolBuffer.cancelledMessage, httpStatus: nil) } }
+        start.broadcast()
+    }
+
+    /// Waits until the transfer thread has ended (its connection closed, its callbacks done), or
+    /// `seconds` passed; whether it ended.
+    @discardableResult
+    package func waitUntilEnded(seconds: Double) -> Bool {
+        let deadline = MonotonicClock.nanoseconds() + UInt64(max(0, seconds) * 1e9)
+        return finished.wait(deadline: deadline) { f -> MonitorStep<Bool> in f ? .done(true) : .sleep(notify: false) } ?? false
     }
 
     /// Waits until the response is known: a body coming, 304, or a failure.
@@ -146,6 +180,7 @@ private final class Transfer {
         var list: UnsafeMutablePointer<curl_slist>?
         if let tag = options.ifNoneMatch { list = animplay_curl_slist_append(list, "If-None-Match: \(tag)") }
         if let date = options.ifModifiedSince { list = animplay_curl_slist_append(list, "If-Modified-Since: \(date)") }
+        for line in options.request.curlLines { list = animplay_curl_slist_append(list, line) }
         defer { animplay_curl_slist_free_all(list) }
 
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -161,7 +196,9 @@ private final class Transfer {
         _ = animplay_curl_set_long(h, CURLOPT_FOLLOWLOCATION, 1)
         _ = animplay_curl_set_long(h, CURLOPT_MAXREDIRS, options.maxRedirects)
         _ = animplay_curl_set_string(h, CURLOPT_ACCEPT_ENCODING, "")        // all libcurl decodes
-        _ = animplay_curl_set_string(h, CURLOPT_USERAGENT, options.userAgent)
+        _ = animplay_curl_set_string(h, CURLOPT_USERAGENT, options.request.userAgent ?? options.userAgent)
+        // Not CURLOPT_AUTOREFERER: a redirect keeps the Referer the user chose.
+        if let referer = options.request.referer { _ = animplay_curl_set_string(h, CURLOPT_REFERER, referer) }
         _ = animplay_curl_set_long(h, CURLOPT_SSL_VERIFYPEER, 1)
         _ = animplay_curl_set_long(h, CURLOPT_SSL_VERIFYHOST, 2)
         _ = animplay_curl_set_long(h, CURLOPT_CONNECTTIMEOUT, options.connectTimeoutSeconds)
@@ -190,7 +227,9 @@ private final class Transfer {
             return t.body(UnsafeRawBufferPointer(start: ptr, count: size * n)) ? size * n : 0
         }
 
-        let rc = animplay_curl_easy_perform(h)
+        // Cancelled before the thread got here: no connection at all.
+        let rc = spool.progress.cancelled ? CURLE_ABORTED_BY_CALLBACK : animplay_curl_easy_perform(h)
+        if spool.progress.cancelled { failure = SpoolBuffer.cancelledMessage }
         let status = animplay_curl_info_long(h, CURLINFO_RESPONSE_CODE)
         if response == nil && failure == nil && rc == CURLE_OK {
             // No body was written: an empty 2xx, a 304, or an error status without a body.
@@ -226,6 +265,7 @@ private final class Transfer {
     /// `stallBytesPerSecond` times as many bytes; each window that does starts the next.
     func progress(received now: Int64) -> Bool {
         guard failure == nil else { return false }
+        if spool.progress.cancelled { failure = SpoolBuffer.cancelledMessage; return false }
         let t = MonotonicClock.nanoseconds()
         let window = UInt64(options.stallTimeoutSeconds) * 1_000_000_000
         if now - windowBytes >= Int64(options.stallBytesPerSecond) * Int64(options.stallTimeoutSeconds) {
@@ -267,6 +307,7 @@ private final class Transfer {
 
     /// Body bytes. False stops the transfer (an error status, too large, spool failure).
     private func body(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if spool.progress.cancelled { failure = SpoolBuffer.cancelledMessage; return false }
         if response == nil {
             let status = animplay_curl_info_long(handle, CURLINFO_RESPONSE_CODE)
             let r = makeResponse(status: status)

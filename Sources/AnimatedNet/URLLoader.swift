@@ -23,12 +23,53 @@ public struct URLLoadOptions: Sendable {
     /// Gets the download's spool as soon as the request starts (before the headers), so that
     /// a user interface can show the bytes and rate while waiting for the first frame.
     public var watch: (@Sendable (SpoolBuffer) -> Void)?
+    /// Lets another thread stop the load (`LoadCancellation.cancel()`): the download is
+    /// aborted and `open` (or the decoder reading the download) fails with "cancelled".
+    public var cancellation: LoadCancellation?
 
     public init(download: DownloadOptions = DownloadOptions(), cache: HTTPCache? = nil, refresh: Bool = false,
                 progressive: Bool = false, warn: @escaping @Sendable (String) -> Void = { _ in },
-                watch: (@Sendable (SpoolBuffer) -> Void)? = nil) {
+                watch: (@Sendable (SpoolBuffer) -> Void)? = nil, cancellation: LoadCancellation? = nil) {
         self.download = download; self.cache = cache; self.refresh = refresh
-        self.progressive = progressive; self.warn = warn; self.watch = watch
+        self.progressive = progressive; self.warn = warn; self.watch = watch; self.cancellation = cancellation
+    }
+}
+
+/// A switch another thread flips to stop a load (`URLLoadOptions.cancellation`): a `URLLoader`
+/// waiting for the server returns at once with a "cancelled" error, and a download under way
+/// is aborted (`HTTPDownload.cancel()`: its connection is closed within about a second).
+///
+/// Sendable: its state is one `Monitor`; the actions run outside the lock.
+public final class LoadCancellation: Sendable {
+    private struct State: Sendable {
+        var cancelled = false
+        var actions: [@Sendable () -> Void] = []
+    }
+    private let state = Monitor(State())
+
+    public init() {}
+
+    /// Stops the load (from any thread; later calls do nothing).
+    public func cancel() {
+        let run = state.withLock { s -> [@Sendable () -> Void] in
+            guard !s.cancelled else { return [] }
+            s.cancelled = true
+            defer { s.actions = [] }
+            return s.actions
+        }
+        for a in run { a() }
+    }
+
+    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// Runs `action` on `cancel()`, or now if it was already called.
+    func onCancel(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { s -> Bool in
+            if s.cancelled { return true }
+            s.actions.append(action)
+            return false
+        }
+        if now { action() }
     }
 }
 
@@ -43,6 +84,19 @@ public struct OpenedURL {
     public var revalidation: BackgroundRevalidation?
     /// The bytes are a cached copy.
     public var fromCache: Bool
+    /// The download `spool` is filled by, while the bytes come from the server.
+    package var download: HTTPDownload? = nil
+
+    /// Stops the download the decoder reads, if there is one (a player's owner calls it to stop
+    /// a load): the decoder and the player see the input end with "cancelled", and the
+    /// connection is closed. A background revalidation is not affected (release it to let it
+    /// end). Returns whether the transfer thread ended within `seconds` (true without one).
+    @discardableResult
+    public func cancel(waitSeconds seconds: Double = 0) -> Bool {
+        guard let download else { spool?.cancel(); return true }
+        download.cancel()
+        return seconds > 0 ? download.waitUntilEnded(seconds: seconds) : true
+    }
 }
 
 /// The URL policy: cache, conditional requests, background revalidation, fallbacks.
@@ -59,10 +113,17 @@ public enum URLLoader {
     /// (`BackgroundRevalidation`: this run plays the cached copy even if the server has a newer
     /// one, which is stored for the next run and reported at the end). `info` and `dump`
     /// revalidate first: what they print must describe the current version.
+    ///
+    /// The request options (`DownloadOptions.request`) are part of the cache key (see
+    /// `RequestOptions`); a request carrying credentials neither reads nor fills the cache.
     public static func open(_ url: String, options: DecodeOptions = DecodeOptions(),
                             loading: URLLoadOptions) throws(AnimatedError) -> OpenedURL {
-        let cache = loading.cache, progressive = loading.progressive
-        let hit = loading.refresh ? nil : cache?.lookup(url, busy: {
+        if let problem = loading.download.request.problem() { throw .network("request options: \(problem)") }
+        let cache = loading.download.request.carriesCredentials ? nil : loading.cache
+        let progressive = loading.progressive
+        let variant = loading.download.request.cacheVariant
+        if loading.cancellation?.isCancelled == true { throw .network(SpoolBuffer.cancelledMessage) }
+        let hit = loading.refresh ? nil : cache?.lookup(url, variant: variant, busy: {
             loading.warn("the cache is locked by another process (stopped or hung?); going on without it")
         })
         if let hit, hit.metadata.isFresh(now: time(nil)) {
@@ -87,13 +148,15 @@ public enum URLLoader {
             // max-age would otherwise fail every run for that long without asking again).
             completed = { response, spool in
                 guard (try? AnimationLoader.open(ByteSource(spool: spool), options: options)) != nil else { return }
-                cache.store(url: url, response: response, spool: spool)
+                cache.store(url: url, variant: variant, response: response, spool: spool)
             }
         }
         let download = try HTTPDownload(url: url, options: request, completed: completed)
+        loading.cancellation?.onCancel { download.cancel() }
         loading.watch?(download.spool)
         switch download.waitForStart() {
         case .failed(let reason, let status):
+            if download.spool.progress.cancelled { throw .network(SpoolBuffer.cancelledMessage) }
             if let hit, status == nil {
                 loading.warn("server unreachable (\(reason)); playing the cached copy")
                 return OpenedURL(decoder: try AnimationLoader.open(hit.source, options: options), fromCache: true)
@@ -107,7 +170,7 @@ public enum URLLoader {
             do {
                 return OpenedURL(decoder: try AnimationLoader.open(spool: download.spool, options: options,
                                                                    progressive: progressive),
-                                 spool: download.spool, fromCache: false)
+                                 spool: download.spool, fromCache: false, download: download)
             } catch {
                 let end = download.spool.progress
                 // A transfer that failed explains a decoding failure better than the decoder.

@@ -54,7 +54,8 @@ struct CacheInfo: ParsableCommand {
                 out += "\n" + "size".leftPadded(10) + "  " + "age".leftPadded(6) + "  state  " + "used".leftPadded(6) + "  url\n"
                 for e in u.entries {
                     out += "\(e.bytes)".leftPadded(10) + "  " + Self.duration(e.age).leftPadded(6) + "  "
-                        + (e.fresh ? "fresh" : "stale") + "  " + Self.duration(max(0, now - e.lastUsed)).leftPadded(6) + "  " + e.url + "\n"
+                        + (e.fresh ? "fresh" : "stale") + "  " + Self.duration(max(0, now - e.lastUsed)).leftPadded(6) + "  " + e.url
+                        + (e.requestHeaders.isEmpty ? "" : "  (with " + e.requestHeaders.joined(separator: ", ") + ")") + "\n"
                 }
             }
             StandardOutput.write(out)

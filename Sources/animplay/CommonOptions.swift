@@ -207,12 +207,14 @@ struct SourceOptions: ParsableArguments {
     }
 
     /// One of several files played in turn, opened on its own (never as a frame sequence).
-    func openOne(_ name: String, _ decode: DecodeOptionGroup, progressive: Bool) throws(CLIFailure) -> OpenedInput {
+    func openOne(_ name: String, _ decode: DecodeOptionGroup, progressive: Bool,
+                 watch: (@Sendable (SpoolBuffer) -> Void)? = nil) throws(CLIFailure) -> OpenedInput {
         if fps != nil || delay != nil || frames != nil {
             throw CLIFailure(file: name, message: "--fps, --delay and --frames apply to sprite sheets (--sprite, --atlas) and frame sequences (--sequence)", code: 64)
         }
         do {
-            return try InputSource.open(name, options: decode.decodeOptions, network: network, progressive: progressive)
+            return try InputSource.open(name, options: decode.decodeOptions, network: network, progressive: progressive,
+                                        watch: watch)
         } catch {
             throw CLIFailure(file: name == InputSource.stdinName ? "<stdin>" : URLText.masked(name), error: error)
         }

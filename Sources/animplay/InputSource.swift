@@ -13,6 +13,8 @@ struct OpenedInput {
     var revalidation: BackgroundRevalidation?
     /// The bytes are a cached copy of a URL.
     var fromCache = false
+    /// The URL's download still filling `spool` (stopped by `stopDownload`).
+    var download: HTTPDownload?
 
     init(_ decoder: any AnimationDecoder, spool: SpoolBuffer? = nil, revalidation: BackgroundRevalidation? = nil,
          fromCache: Bool = false) {
@@ -20,6 +22,15 @@ struct OpenedInput {
         self.spool = spool
         self.revalidation = revalidation
         self.fromCache = fromCache || revalidation != nil
+    }
+
+    /// A download still under way when the command is done with it (q during playback, an
+    /// error): aborted, and its thread waited for (libcurl sees the cancel within a second),
+    /// so that the connection is closed by libcurl, not abandoned to the exit.
+    static func stop(_ download: HTTPDownload?) {
+        guard let download, !download.spool.progress.finished else { return }
+        download.cancel()
+        download.waitUntilEnded(seconds: 2)
     }
 
     /// For the status line: where the bytes come from, while that can change (nil: a file or
@@ -91,8 +102,10 @@ enum InputSource {
                                      warn: { StandardError.write("animplay: \(shown): warning: \($0)\n") },
                                      watch: watch)
         let opened = try URLLoader.open(url, options: options, loading: loading)
-        return OpenedInput(opened.decoder, spool: opened.spool, revalidation: opened.revalidation,
-                           fromCache: opened.fromCache)
+        var input = OpenedInput(opened.decoder, spool: opened.spool, revalidation: opened.revalidation,
+                                fromCache: opened.fromCache)
+        input.download = opened.download
+        return input
     }
 
     /// "ftp" for "ftp://host/x": a URL of a scheme animplay does not download.

@@ -26,12 +26,37 @@ struct NetworkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("URLs: cache size cap; least recently used entries go first.", valueName: "MB"))
     var cacheMaxMb: Int = 512
 
+    @Option(name: .customLong("header"), help: ArgumentHelp("URLs: send this request header (repeatable). Cached apart from other header sets; Authorization and Cookie requests are not cached.", valueName: "'NAME: VALUE'"))
+    var headers: [String] = []
+
+    @Option(help: ArgumentHelp("URLs: the User-Agent to send (cached apart).", valueName: "S"))
+    var userAgent: String?
+
+    @Option(help: ArgumentHelp("URLs: the Referer to send (cached apart).", valueName: "URL"))
+    var referer: String?
+
     func validate() throws {
         guard cacheMaxMb >= 1 else { throw ValidationError("--cache-max-mb must be 1 or more") }
         guard maxDownloadMb >= 1 else { throw ValidationError("--max-download-mb must be 1 or more") }
         guard connectTimeout >= 1 else { throw ValidationError("--connect-timeout must be 1 or more seconds") }
         guard stallTimeout >= 1 else { throw ValidationError("--stall-timeout must be 1 or more seconds") }
         guard maxTime >= 0 else { throw ValidationError("--max-time must be 0 (no limit) or more seconds") }
+        _ = try requestOptions()
+    }
+
+    /// --header, --user-agent, --referer, checked. The messages name a header by its name
+    /// (escaped, like everything from outside), never by its value: it may be a token.
+    func requestOptions() throws(ValidationError) -> RequestOptions {
+        var parsed: [HTTPHeader] = []
+        for (i, line) in headers.enumerated() {
+            guard let h = HTTPHeader(parsing: line) else {
+                throw ValidationError("--header must be 'Name: value' (header \(i + 1) has no colon)")
+            }
+            parsed.append(h)
+        }
+        let o = RequestOptions(headers: parsed, userAgent: userAgent, referer: referer)
+        if let problem = o.problem() { throw ValidationError("request options (--header, --user-agent, --referer): \(problem)") }
+        return o
     }
 
     var downloadOptions: DownloadOptions {
@@ -40,6 +65,7 @@ struct NetworkOptions: ParsableArguments {
         o.connectTimeoutSeconds = connectTimeout
         o.stallTimeoutSeconds = stallTimeout
         o.maxTimeSeconds = maxTime
+        o.request = (try? requestOptions()) ?? RequestOptions()
         return o
     }
 }

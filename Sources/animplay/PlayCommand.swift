@@ -26,7 +26,7 @@ struct Play: ParsableCommand {
           r             reverse
           0             restart
           i             status line
-          n p           next / previous file (several files in turn)
+          n p           next / previous file (in turn), page (--grid)
           q Esc Ctrl-C  quit
           Ctrl-Z        suspend (fg resumes on the same frame)
           The keypad's + - 0 work too; other keys and Alt+key are ignored.
@@ -86,10 +86,10 @@ struct Play: ParsableCommand {
     @Flag(name: .customLong("in-turn"), help: "Several files: play them one after another, n / p for the next / previous (the default unless they are all still images of one size).")
     var inTurn = false
 
-    @Flag(help: "Play in the normal screen at the cursor, in cells (no alternate screen); the last frame stays there, and in the scrollback.")
+    @Flag(help: "Play in the normal screen at the cursor (no alternate screen), in cells or pixels as without it (inside tmux in cells); the last frame stays there, and in the scrollback (--clear erases it).")
     var inline = false
 
-    @Option(help: ArgumentHelp("Several animations at once in a grid of C columns by R rows, each on its own clock (the first CxR files).", valueName: "CxR"))
+    @Option(help: ArgumentHelp("Several animations at once in a grid of C columns by R rows, each on its own clock. With more files than tiles, a tile whose file has played takes the next file (a file that loops forever plays once unless --loop is given, a still is held 2 s); n / p show the next / previous CxR files (with --loop 0 the only way on); the grid ends when every file has played.", valueName: "CxR"))
     var grid: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Print frame N (0 = the first) as a still and exit, for previews (fzf, file managers): no alternate screen, no keys. When stdout is not a terminal (a previewer's pipe), the frame is written in cells with colour escapes, with no query to any terminal, sized by --size, else FZF_PREVIEW_COLUMNS x FZF_PREVIEW_LINES, else COLUMNS x LINES, else 80x24.", valueName: "N"))
@@ -126,13 +126,16 @@ struct Play: ParsableCommand {
             guard isatty(1) != 0 else {
                 throw CLIFailure(message: "standard output is not a terminal; --grid plays in a terminal", code: 1)
             }
+            // The first C×R files open now; the others when a tile is free (GridLoop).
             let names = Array(source.files.prefix(columns * rows))
-            if source.files.count > names.count {
-                StandardError.write("animplay: warning: --grid \(grid) shows the first \(names.count) of \(source.files.count) files\n")
-            }
             var decoders: [any AnimationDecoder] = []
-            for name in names { decoders.append(try source.openOne(name, decodeOptions, progressive: false).decoder) }
-            try playGrid(decoders, names: names, columns: columns, rows: rows)
+            var typed: [UInt8] = []
+            for name in names {
+                let (opened, keys) = try openWatched(name, progressive: false)
+                decoders.append(opened.decoder)
+                typed += keys
+            }
+            try playGrid(decoders, names: names, columns: columns, rows: rows, typed: typed)
             return
         }
         // Several files in turn (not for a preview: that shows one frame of one thing).
@@ -148,8 +151,8 @@ struct Play: ParsableCommand {
             // The first file that opens starts; the others that fail are named after playing.
             var failures: [CLIFailure] = []
             for (i, name) in playlist.names.enumerated() {
-                let opened: OpenedInput
-                do throws(CLIFailure) { opened = try source.openOne(name, decodeOptions, progressive: true) } catch {
+                let opened: OpenedInput, typed: [UInt8]
+                do throws(CLIFailure) { (opened, typed) = try openWatched(name, progressive: true) } catch {
                     if i == playlist.names.count - 1 && failures.count == i { throw error }
                     failures.append(error)
                     continue
@@ -159,7 +162,7 @@ struct Play: ParsableCommand {
                 let revalidation = opened.revalidation
                 try play(decoder, spool: opened.spool, sourceNote: opened.sourceNote,
                          afterFirstFrame: { revalidation?.proceed() }, playlist: playlist, startIndex: i,
-                         openFailures: failures)
+                         openFailures: failures, typed: typed)
                 return
             }
             return
@@ -178,6 +181,8 @@ struct Play: ParsableCommand {
             throw error
         }
         let typed = line?.stop() ?? []
+        let download = opened.download
+        defer { OpenedInput.stop(download) }
         let (decoder, spool, revalidation) = (opened.decoder, opened.spool, opened.revalidation)
         // Never write escape sequences anywhere but a terminal, unless a preview asks for
         // them (--frame: a previewer shows what it reads from the pipe).
@@ -385,7 +390,11 @@ struct Play: ParsableCommand {
 
         /// File `i` of the playlist, opened and playing (a still is held on screen for a while).
         func startItem(_ i: Int) throws(CLIFailure) {
-            let opened = try source.openOne(playlist!.names[i], decodeOptions, progressive: true)
+            // A URL says it is connecting on the bottom row (where the status line goes).
+            let place = ConnectingLine.Place.screen(row: screen.rows - 1, columns: screen.columns,
+                                                    leave: screen.leaveBytes, shellModes: screen.shellModes)
+            let (opened, typed) = try openWatched(playlist!.names[i], progressive: true, place: place)
+            screen.pushBack(typed)
             spool = opened.spool
             sourceNote = opened.sourceNote
             let revalidation = opened.revalidation
@@ -397,50 +406,88 @@ struct Play: ParsableCommand {
         }
     }
 
-    /// --inline: the animation at the cursor in the normal screen (InlinePlayback), in cells.
+    /// Opens file `name` of a playlist or grid; a URL shows the connecting line at `place` while
+    /// it loads (keys typed meanwhile are returned for the player).
+    private func openWatched(_ name: String, progressive: Bool,
+                             place: ConnectingLine.Place = .cursor) throws(CLIFailure) -> (OpenedInput, [UInt8]) {
+        let line = HTTPDownload.isURL(name) ? ConnectingLine(url: name, place: place) : nil
+        var watch: (@Sendable (SpoolBuffer) -> Void)?
+        if let line { watch = { line.watch($0) } }
+        do throws(CLIFailure) {
+            let opened = try source.openOne(name, decodeOptions, progressive: progressive, watch: watch)
+            return (opened, line?.stop() ?? [])
+        } catch {
+            _ = line?.stop()
+            throw error
+        }
+    }
+
+    /// --inline: the animation at the cursor in the normal screen (InlinePlayback), in cells or
+    /// pixels as the plan says.
     private func playInline(_ decoder: sending any AnimationDecoder, typed: [UInt8]) throws(CLIFailure) {
         let signals = try SignalPipe()
         defer { signals.uninstall() }
         let request = BackgroundRequest(bg)!
-        var probe = request == .auto ? TerminalProbe.run() : nil
+        let wantsPixels = !graphicsOptions.wantsCells
+        var probe = request == .auto || wantsPixels ? TerminalProbe.run() : nil
         defer { TerminalProbe.absorbLate(probe?.late) }
         let report = probe?.report ?? TerminalReport()
         let background = request.resolve(report).mode
+        var plan = try wantsPixels
+            ? graphicsOptions.plan(report, symbols: symbolOptions.symbols, memoryBytes: decodeOptions.maxMemoryMb << 20)
+            : .cells(symbolOptions.symbols)
+        // Inside tmux an image passed through lands on the outer terminal, where tmux neither
+        // scrolls nor clears it with the pane's text (the alternate screen prints its last
+        // frame as cells for the same reason): inline plays in cells there.
+        if plan.terminal?.tmuxPassthrough == true { plan = .cells(symbolOptions.symbols) }
         guard animplay_setupterm(1) != 0 else {
             throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
         }
-        let facts = TerminalColorFacts(
+        var facts = TerminalColorFacts(
             colors: Int(animplay_tigetnum("colors")), pairs: Int(animplay_tigetnum("pairs")), hasRGB: animplay_has_rgb() != 0,
             colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
             canSaveCursor: true)
+        facts.answered(report)
         let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
         let info = decoder.info
-        let requested = size.flatMap(parseWxH)
-        let fit = fitMode, scale = scale
-        let layoutFor = { (rows: Int, columns: Int) -> RenderLayout in
-            RenderLayout.compute(canvasWidth: info.width, canvasHeight: info.height,
-                                 columns: min(columns, requested?.0 ?? columns), rows: max(1, min(rows, requested?.1 ?? rows)),
-                                 fit: fit, scale: scale, cell: RenderLayout.halfBlockCell)
+        let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
+                                       terminalScales: plan.terminalScales)
+        let cellSettings = OutputPlan.CellSettings(mode: colorMode, dither: palette.dither, palette16: report.answeredPalette16)
+        let symbols = symbolOptions.symbols
+        let cells = { () -> (InlinePlayback.Drawing, any FrameScaler) in
+            (.cells(CellRenderer(mode: colorMode, background: background, dither: cellSettings.dither,
+                                 palette16: cellSettings.palette16), colorMode),
+             OutputPlan.cellPreparer(symbols, background: background))
         }
+        let region = InlineRegion(base: TerminalOutput.sink(fd: 1))
+        let drawing: InlinePlayback.Drawing, preparer: any FrameScaler, cell: RenderSize
+        if plan.isPixels {
+            let built = plan.build(background: background)
+            let output = built.output(nil, region, cellSettings)
+            (drawing, preparer, cell) = (.output(output), built.preparer, output.cell)
+        } else {
+            (drawing, preparer) = cells()
+            cell = RenderLayout.halfBlockCell
+        }
+        let spareRows = plan.needsSpareRow ? 1 : 0
         var rows: Int32 = 24, cols: Int32 = 80
         _ = animplay_window_size(1, &rows, &cols)
         let player: Player
         do {
             player = try Player(decoder: decoder, options: PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
                                                                          bufferBytes: bufferMb.map { $0 << 20 }),
-                                scaler: OutputPlan.cellPreparer(symbolOptions.symbols, background: background),
-                                renderSize: layoutFor(Int(rows) - 1, Int(cols)).size)
+                                scaler: preparer, renderSize: layoutFor(Int(rows) - 1 - spareRows, Int(cols), cell).size)
         } catch {
             throw CLIFailure(file: source.displayName, error: error)
         }
         defer { player.stop() }
-        let inline = InlinePlayback(player: player, signals: signals,
-                                    renderer: CellRenderer(mode: colorMode, background: background, dither: palette.dither,
-                                                           palette16: report.answeredPalette16),
-                                    mode: colorMode, layoutFor: layoutFor)
+        let inline = InlinePlayback(player: player, signals: signals, region: region, drawing: drawing,
+                                    spareRows: spareRows, layoutFor: layoutFor, fallback: plan.isPixels ? cells : nil)
         let end = inline.run(typed: typed + (probe?.typed ?? []))
-        TerminalProbe.absorbLate(probe?.late)
+        if end != .signal(SIGHUP) { inline.finish(clear: clear) }
+        TerminalProbe.absorbLate(probe?.late, seenSentinels: inline.sentinelsSeen)
         probe?.late = nil
+        if let reason = inline.fallbackReason { StandardError.write("animplay: warning: \(reason)\n") }
         if end != .signal(SIGHUP) { reportWarnings(info, problems: player.frameProblems, file: source.displayName) }
         if case .failed(let error) = end { throw CLIFailure(file: source.displayName, error: error) }
         if case .signal(let s) = end {
@@ -449,7 +496,8 @@ struct Play: ParsableCommand {
     }
 
     /// --grid: the files side by side, each on its own clock (GridLoop), in one output.
-    private func playGrid(_ decoders: sending [any AnimationDecoder], names: [String], columns: Int, rows: Int) throws(CLIFailure) {
+    private func playGrid(_ decoders: sending [any AnimationDecoder], names: [String], columns: Int, rows: Int,
+                          typed: [UInt8] = []) throws(CLIFailure) {
         let signals = try SignalPipe()
         defer { signals.uninstall() }
         let mediumProbe = graphicsOptions.wantsCells ? nil
@@ -465,20 +513,30 @@ struct Play: ParsableCommand {
         defer { for (p, _) in players { p.stop() } }
         let options = PlayerOptions(plays: plays, speed: speed, mode: mode, maxFPS: maxFps,
                                     bufferBytes: bufferMb.map { ($0 << 20) / max(1, decoders.count) } ?? (8 << 20))   // per tile
-        for (decoder, name) in zip(decoders, names) {
+        // More files than tiles: tiles take the next file when theirs has played, so a file that
+        // would loop forever plays once (unless --loop says otherwise) and a still is held.
+        let queued = source.files.count > columns * rows
+        let allNames = source.files
+        func makePlayer(_ decoder: sending any AnimationDecoder, _ name: String) throws(CLIFailure) -> Player {
             let info = decoder.info
-            // Each decoder goes to its own player and is never touched here again (the array
-            // is not read after this loop): the compiler cannot see that per element.
-            nonisolated(unsafe) let only = decoder
+            var o = options
+            if queued && o.plays == nil && info.plays == 0 { o.plays = 1 }
             do {
-                players.append((try Player(decoder: only, options: options, scaler: AreaAverageScaler(),
-                                           renderSize: RenderSize(width: info.width, height: info.height)), name))
+                return try Player(decoder: queued && info.frameCount == 1 && !info.provisional ? HeldStill(decoder) : decoder,
+                                  options: o, scaler: AreaAverageScaler(),
+                                  renderSize: RenderSize(width: info.width, height: info.height))
             } catch {
                 throw CLIFailure(file: name, error: error)
             }
         }
+        for (decoder, name) in zip(decoders, names) {
+            // Each decoder goes to its own player and is never touched here again (the array
+            // is not read after this loop): the compiler cannot see that per element.
+            nonisolated(unsafe) let only = decoder
+            players.append((try makePlayer(only, name), name))
+        }
         let screen = try NcursesScreen()
-        screen.pushBack(probe.typed)
+        screen.pushBack(typed + probe.typed)
         let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: screen.facts)
         let path = symbolOptions.cellPath(chosenPath, canSaveCursor: screen.facts.canSaveCursor)
         guard path != .unsupported else {
@@ -491,16 +549,44 @@ struct Play: ParsableCommand {
                                        restoreCursor: screen.restoreCursor)
         let output = plan.build(background: background).output(
             view, sink, OutputPlan.CellSettings(mode: colorMode, dither: palette.dither, palette16: probe.report.answeredPalette16))
-        let loop = GridLoop(players: players, columns: columns, rows: rows, screen: screen, signals: signals, output: output,
+        // A later file, when a tile is free: a URL says it is connecting on the bottom row.
+        var failures: [CLIFailure] = []
+        let open = { (i: Int) -> (Player, String)? in
+            let name = allNames[i]
+            let place = ConnectingLine.Place.screen(row: screen.rows - 1, columns: screen.columns,
+                                                    leave: screen.leaveBytes, shellModes: screen.shellModes)
+            do throws(CLIFailure) {
+                let (opened, typed) = try openWatched(name, progressive: false, place: place)
+                screen.pushBack(typed)
+                return (try makePlayer(opened.decoder, name), name)
+            } catch {
+                failures.append(error)
+                return nil
+            }
+        }
+        let loop = GridLoop(players: players, fileCount: allNames.count, open: open, columns: columns, rows: rows,
+                            screen: screen, signals: signals, output: output,
                             showStatus: status, spareRow: plan.needsSpareRow, maxFPS: maxFps)
         let end = loop.run()
+        // The players now in the tiles replace the first ones (stopped by the loop when it
+        // replaced them); all of them are reported.
+        let reported = loop.retired + loop.players
+        players = loop.players
         output.leave()
         TerminalProbe.absorbLate(probe.late, seenSentinels: screen.sentinelsSeen)
         probe.late = nil
         screen.end()
         if !clear && loop.hasFrame && end != .signal(SIGHUP) { output.printLast() }
         if end != .signal(SIGHUP) {
-            for (player, name) in players { reportWarnings(player.info, problems: player.frameProblems, file: name) }
+            for (player, name) in reported { reportWarnings(player.info, problems: player.frameProblems, file: name) }
+        }
+        // Files that could not be opened when their turn came: one line each, the last one
+        // thrown (its exit status) unless playing failed or was interrupted.
+        if let last = failures.last, end != .signal(SIGHUP) {
+            for f in failures.dropLast() { StandardError.write(f.line + "\n") }
+            if case .signal = end { StandardError.write(last.line + "\n") } else if !loop.errors.isEmpty {
+                StandardError.write(last.line + "\n")
+            } else { throw last }
         }
         if let (name, error) = loop.errors.first { throw CLIFailure(file: name, error: error) }
         if case .signal(let s) = end {

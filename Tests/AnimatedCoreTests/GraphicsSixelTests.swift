@@ -90,6 +90,12 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
         #expect(enc.palettesBuilt == 2 && !enc.lastUsedSharedPalette)
         #expect(try #require(b.psnr(against: OpaqueFrame(green, background: .terminal))) > 35)
         #expect(a.width == 120)
+        // The scene's palette is shared from then on: the next green frame builds none.
+        for k in 0..<(120 * 60) { px[k * 4 + 1] = UInt8(min(255, k % 120 * 2 + 1)) }
+        let green2 = ScaledFrame(index: 3, size: RenderSize(width: 120, height: 60), pixels: px)
+        let c = try SixelTestImage.decode(enc.encode(green2))
+        #expect(enc.palettesBuilt == 2 && enc.lastUsedSharedPalette)
+        #expect(try #require(c.psnr(against: OpaqueFrame(green2, background: .terminal))) > 35)
     }
 }
 

@@ -14,19 +14,22 @@ import AnimatedTestSupport
         return c
     }
 
-    @Test func payloadIsBase64OfZlibOfTheScaledFrameInChunks() {
+    @Test func payloadIsZlibOfTheScaledFrameSentAsBase64InChunks() {
         let canvas = noisyCanvas(64, 48, seed: 7)
         let size = RenderSize(width: 64, height: 48)
         let frame = KittyFramePreparer().scale(canvas, index: 0, to: size)
         #expect(frame.pixels.isEmpty)                 // the buffer holds only the encoded form
         let expected = AreaAverageScaler().scale(canvas, index: 0, to: size).pixels
+        #expect(Zlib.decompress(frame.payload, limit: 64 * 48 * 4) == expected)   // zlib, not base64
+        let text = KittyAnimation(id: 9).transmission(frame.payload).1
+        #expect(Base64.decode(text) == frame.payload)
         var out: [UInt8] = []
-        KittyGraphics().transmitAndPlace(id: 9, placement: 1, size: size, payload: frame.payload, to: &out)
+        KittyGraphics().transmitAndPlace(id: 9, placement: 1, size: size, payload: text, to: &out)
         var term = MiniKitty()
         term.feed(out)
         #expect(term.errors.isEmpty, "\(term.errors)")
         #expect(term.text.isEmpty)
-        #expect(term.chunkSizes.count == (frame.payload.count + 4095) / 4096)
+        #expect(term.chunkSizes.count == (text.count + 4095) / 4096)
         #expect(term.chunkSizes.count > 2)
         #expect(term.chunkSizes.dropLast().allSatisfy { $0 == 4096 })
         let first = term.commands[0]
@@ -38,10 +41,10 @@ import AnimatedTestSupport
     @Test func tmuxPassthroughDoublesEscapesAndUnwrapsToTheSameCommands() {
         let canvas = noisyCanvas(40, 30, seed: 3)
         let size = RenderSize(width: 40, height: 30)
-        let frame = KittyFramePreparer().scale(canvas, index: 0, to: size)
+        let text = KittyFramePreparer().scale(canvas, index: 0, to: size).payload.withUnsafeBytes { Base64.encode($0) }
         var plain: [UInt8] = [], wrapped: [UInt8] = []
-        KittyGraphics().transmitAndPlace(id: 5, placement: 1, size: size, payload: frame.payload, to: &plain)
-        KittyGraphics(tmux: true).transmitAndPlace(id: 5, placement: 1, size: size, payload: frame.payload, to: &wrapped)
+        KittyGraphics().transmitAndPlace(id: 5, placement: 1, size: size, payload: text, to: &plain)
+        KittyGraphics(tmux: true).transmitAndPlace(id: 5, placement: 1, size: size, payload: text, to: &wrapped)
         // Every ESC inside a passthrough is doubled: no lone ESC \ ends the DCS early.
         let prefix: [UInt8] = [0x1B, 0x50] + Array("tmux;".utf8)
         #expect(Array(wrapped.prefix(prefix.count)) == prefix)

@@ -117,8 +117,16 @@ import Testing
         #expect(l.terminalScales && l.columns == 120 && l.rows == 34 && l.row == 3)
         // Width fills whole cells; the height, 33.75 cells, is rounded to 34 for kitty.
         #expect(KittyCells(l) == KittyCells(columns: 120, rows: 34))
-        // A reduction is still done here (the area average), the terminal shows it 1:1.
-        let big = RenderLayout.compute(canvasWidth: 2000, canvasHeight: 1000, columns: 120, rows: 40, fit: .fill,
+        // A reduction to no less than half is the terminal's too (1280×720 shown at 1200×675)…
+        let video = RenderLayout.compute(canvasWidth: 1280, canvasHeight: 720, columns: 120, rows: 40, fit: .fill,
+                                         cell: px, terminalScales: true)
+        #expect(video.size == RenderSize(width: 1280, height: 720) && video.shown == RenderSize(width: 1200, height: 675))
+        #expect(KittyCells(video) == KittyCells(columns: 120, rows: 34))
+        let half = RenderLayout.compute(canvasWidth: 2400, canvasHeight: 1200, columns: 120, rows: 40, fit: .fill,
+                                        cell: px, terminalScales: true)
+        #expect(half.size == RenderSize(width: 2400, height: 1200) && half.shown == RenderSize(width: 1200, height: 600))
+        // …a larger one is done here (the area average), the terminal shows it 1:1.
+        let big = RenderLayout.compute(canvasWidth: 2402, canvasHeight: 1201, columns: 120, rows: 40, fit: .fill,
                                        cell: px, terminalScales: true)
         #expect(big.size == RenderSize(width: 1200, height: 600) && !big.terminalScales && KittyCells(big) == nil)
         // Stretched: both sides given.

@@ -26,11 +26,11 @@ struct TerminalTmuxTests {
         var rng = SplitMix(state: 7)
         let canvas = Canvas(width: 64, height: 64)
         canvas.withUnsafeMutableBytes { p in for i in 0..<p.count { p[i] = UInt8(truncatingIfNeeded: rng.next()) } }
-        let frame = KittyFramePreparer().scale(canvas, index: 0, to: size)
+        let text = KittyFramePreparer().scale(canvas, index: 0, to: size).payload.withUnsafeBytes { Base64.encode($0) }
         let cursor = TmuxPane(top: 1, left: 40).cursor(row: 2, column: 3)
         var plain: [UInt8] = [], wrapped: [UInt8] = []
-        KittyGraphics().transmitAndPlace(id: 5, placement: 1, size: size, payload: frame.payload, cursor: cursor, to: &plain)
-        KittyGraphics(tmux: true).transmitAndPlace(id: 5, placement: 1, size: size, payload: frame.payload,
+        KittyGraphics().transmitAndPlace(id: 5, placement: 1, size: size, payload: text, cursor: cursor, to: &plain)
+        KittyGraphics(tmux: true).transmitAndPlace(id: 5, placement: 1, size: size, payload: text,
                                                    cursor: cursor, to: &wrapped)
         // Outside tmux the move comes once, before the command.
         #expect(Array(plain.prefix(cursor.count)) == cursor)

@@ -7,6 +7,7 @@ Routes (query parameters in brackets):
       after N body bytes; gate pauses after the first half of the body until `release()`.
       ETag and Last-Modified are sent; If-None-Match / If-Modified-Since give 304 (no body).
          [age=N] [etag=LITERAL] (replaces the ETag; may hold any byte, percent-encoded)
+         [need=NAME:VALUE] (403 Forbidden unless the request has that header with that value)
   /redirect?to=URL, /loop (redirects to itself), /status/CODE, /html, /stall (headers, a few
       bytes, then nothing), /huge (announces 1 GB), /endless (chunked, never ends).
   /page [status=N] [reason=R] [type=T] [maxage=S]: an HTML page with that status line and
@@ -14,6 +15,8 @@ Routes (query parameters in brackets):
   /trickle [rate=B/s] [head=N]: a GIF of 1 MB announced, the first N bytes (default 0) at
       once, then `rate` bytes per second (default 2) until the client goes.
 Every request is logged in `requests` (path, status, body bytes sent, request headers).
+A response whose client went away before its end is logged in `aborted` (path, bytes sent,
+request headers), and `aborted_event` is set.
 With `hold_304` set, a 304 waits until `release_304()`; `holding_304` is set while it waits.
 With `hold_200` set, a file's body stops after its first 16 bytes until the server closes.
 """
@@ -34,6 +37,8 @@ class Server:
         self.holding_304 = threading.Event()
         self.gate_304 = threading.Event()
         self.hold_200 = False
+        self.aborted = []
+        self.aborted_event = threading.Event()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -130,7 +135,9 @@ class Server:
                 return
             return self._simple(h, 404, b'no such route\n', {'Content-Type': 'text/plain'})
         except (BrokenPipeError, ConnectionResetError):
-            pass
+            with self.lock:
+                self.aborted.append({'path': p, 'sent': self.sending, 'headers': dict(h.headers)})
+            self.aborted_event.set()
 
     def _trickle(self, h, rate, head):
         """A 1 MB GIF that arrives at `rate` bytes per second after its first `head` bytes."""
@@ -163,6 +170,10 @@ class Server:
         path = os.path.join(self.root, name)
         if not os.path.isfile(path):
             return self._simple(h, 404, b'no such file\n', {'Content-Type': 'text/plain'})
+        if 'need' in q:
+            name, _, value = q['need'].partition(':')
+            if h.headers.get(name) != value:
+                return self._simple(h, 403, b'forbidden\n', {'Content-Type': 'text/plain'})
         data = open(path, 'rb').read()
         etag = '"%s"' % hashlib.sha1(data).hexdigest()[:16]
         mtime = email.utils.formatdate(os.path.getmtime(path), usegmt=True)

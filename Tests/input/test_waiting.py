@@ -117,3 +117,78 @@ def test_keys_typed_while_waiting_reach_the_player(tmp_path):
     finally:
         release.set()
         s.close()
+
+
+def held_server(body):
+    """A server that takes one request and answers it (`body`, a GIF) when `release` is set."""
+    release = threading.Event()
+    s = socket.socket()
+    s.bind(('127.0.0.1', 0))
+    s.listen(1)
+
+    def serve():
+        c, _ = s.accept()
+        c.recv(65536)
+        release.wait(20)
+        c.sendall(b'HTTP/1.1 200 OK\r\nContent-Type: image/gif\r\nContent-Length: %d\r\nCache-Control: no-store\r\n\r\n'
+                  % len(body) + body)
+        c.close()
+    threading.Thread(target=serve, daemon=True).start()
+    return s, release
+
+
+def bottom_row(output):
+    screen = h.AltScreen(80, 24)
+    h.pyte.ByteStream(screen).feed(h.without_apc(output))
+    return screen.display[-1].rstrip()
+
+
+@pytest.mark.parametrize('key, status', [(b'q', 0), (b'\x03', 1)])
+def test_every_url_of_a_playlist_says_it_is_connecting(tmp_path, silent_port, key, status):
+    """The first URL's line at the cursor before the screen; the second's, while the first file's
+    picture is up, on the screen's bottom row; q or Ctrl-C there quit at once, terminal restored."""
+    gif = tmp_path / 'one.gif'
+    write_gif(str(gif), 16, 8, [[RED] * 128, [BLUE] * 128], delay_cs=5, loops=1)
+    s, release = held_server(gif.read_bytes())
+    try:
+        first = f'http://127.0.0.1:{s.getsockname()[1]}/one.gif'
+        second = f'http://127.0.0.1:{silent_port}/two.gif'
+        rows_seen = []
+
+        def second_line(_new, everything):
+            row = bottom_row(everything)
+            if f'connecting to 127.0.0.1:{silent_port}' in row:
+                rows_seen.append(row)
+                return True
+            return False
+        r = h.run([first, second], timeout=20,
+                  steps=[(b'connecting to 127.0.0.1:%d' % s.getsockname()[1], lambda p, m, sl: release.set()),
+                         (second_line, key)])
+        assert rows_seen and rows_seen[0].startswith('animplay: connecting to 127.0.0.1')
+        assert r.status == status and r.stty_before == r.stty_after, screen_text(r.output)
+        assert r.wall < 10
+        # Curses' screen was left (the alternate screen, the cursor shown again) before the exit.
+        tail = r.output[r.output.rindex(b'connecting to 127.0.0.1:%d' % silent_port):]
+        assert b'\x1b[?1049l' in tail and b'\x1b[?25h' in tail
+        assert 'connecting' not in screen_text(r.output)
+        if status:
+            assert 'animplay: interrupted by SIGINT' in screen_text(r.output)
+    finally:
+        release.set()
+        s.close()
+
+
+def test_every_url_of_a_grid_says_it_is_connecting(tmp_path, silent_port):
+    gif = tmp_path / 'one.gif'
+    write_gif(str(gif), 16, 8, [[RED] * 128, [BLUE] * 128], delay_cs=5, loops=0)
+    s, release = held_server(gif.read_bytes())
+    try:
+        r = h.run([f'http://127.0.0.1:{s.getsockname()[1]}/one.gif', f'http://127.0.0.1:{silent_port}/two.gif',
+                   '--grid', '2x1'], timeout=20,
+                  steps=[(b'connecting to 127.0.0.1:%d' % s.getsockname()[1], lambda p, m, sl: release.set()),
+                         (b'connecting to 127.0.0.1:%d' % silent_port, b'q')])
+        assert r.status == 0 and r.stty_before == r.stty_after and r.wall < 10
+        assert 'connecting' not in screen_text(r.output)
+    finally:
+        release.set()
+        s.close()

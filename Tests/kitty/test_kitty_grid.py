@@ -69,3 +69,31 @@ def test_grid_tiles_on_their_own_clocks_in_kitty(display, tmp_path):
         assert k.exit_status() == 0
     finally:
         k.close()
+
+
+MAGENTA = (255, 0, 255)
+
+
+def test_a_free_tile_takes_the_next_file_in_kitty(display, tmp_path):
+    # Three files on two tiles: the fast file plays twice (0.5 s frames, loop count 1), then the
+    # third file (magenta) takes its tile, in the same place, while the slow tile still plays.
+    fast, slow = os.path.join(str(tmp_path), 'fast.gif'), os.path.join(str(tmp_path), 'slow.gif')
+    third = os.path.join(str(tmp_path), 'third.gif')
+    write_gif(fast, 16, 16, [[RED] * 256, [GREEN] * 256], delay_cs=50, loops=1)
+    write_gif(slow, 16, 16, [[BLUE] * 256, [YELLOW] * 256], delay_cs=1500, loops=0)
+    write_gif(third, 16, 16, [[MAGENTA] * 256, [MAGENTA] * 256], delay_cs=50, loops=0)
+    k = Kitty(display, [fast, slow, third, '--grid', '2x1'], width=800, height=400)
+    try:
+        k.wait_for(lambda: grab(display.name, SCREEN).count(BLUE) >= MIN_PIXELS, timeout=40, what='the grid')
+        first = grab(display.name, SCREEN)
+        left = first.box(RED)[1] or first.box(GREEN)[1]
+        k.wait_for(lambda: grab(display.name, SCREEN).count(MAGENTA) >= MIN_PIXELS, timeout=20, what='the third file')
+        shot = grab(display.name, SCREEN)
+        save_shot(display, 'kitty-grid-next')
+        assert shot.box(MAGENTA)[1] == left, (shot.box(MAGENTA), left)
+        assert shot.count(RED) == 0 and shot.count(GREEN) == 0
+        assert shot.count(BLUE) >= MIN_PIXELS          # the slow tile plays on
+        k.send_text('q')
+        assert k.exit_status() == 0
+    finally:
+        k.close()

@@ -11,6 +11,7 @@ from gifwriter import write_gif
 
 TMP = tempfile.mkdtemp(prefix='animplay-grid-')
 RED, GREEN, BLUE, YELLOW = (250, 0, 0), (0, 200, 0), (0, 0, 250), (250, 250, 0)
+MAGENTA, CYAN = (250, 0, 250), (0, 250, 250)
 
 
 def gif(name, colours, delay_cs, loops=0):
@@ -65,14 +66,62 @@ def test_each_tile_on_its_own_clock():
     assert r.screen.alt_entries == 1
 
 
-def test_grid_takes_the_first_cxr_files_and_ends_when_all_end():
+def test_a_tile_whose_file_has_played_takes_the_next_file():
+    # Three files, two tiles: the fast one's two plays end first, and the third file takes its
+    # tile while the slow one still plays; the grid ends when every file has played.
     a = gif('ga.gif', [RED, GREEN], 5, loops=1)
-    b = gif('gb.gif', [BLUE, YELLOW], 10, loops=1)
-    c = gif('gc.gif', [GREEN, RED], 5, loops=1)
+    b = gif('gb.gif', [BLUE, YELLOW], 60, loops=1)
+    c = gif('gc.gif', [MAGENTA, CYAN], 5, loops=1)
     r = h.run([a, b, c, '--grid', '2x1'], cols=80, rows=24, timeout=20)
-    assert r.status == 0
-    assert b'--grid 2x1 shows the first 2 of 3 files' in r.output
-    # The last picture stays in the normal screen: both tiles' last frames.
+    assert r.status == 0 and r.stty_before == r.stty_after
+    assert b'shows the first' not in r.output
     f = Follower(80, 24)
-    f.feed(r.output)
-    assert f.states[-1] == (GREEN, YELLOW)
+    for end in range(1024, len(r.output) + 1024, 1024):   # the screens as the bytes came
+        f.feed(r.output[:end])
+    lefts = [s[0] for s in f.states]
+    # a in the left tile, then c (after a's last frame), while the right tile is still b.
+    assert lefts.index(MAGENTA) > lefts.index(GREEN)
+    assert any(s == (MAGENTA, BLUE) or s == (CYAN, BLUE) for s in f.states), f.states
+    # The last picture stays in the normal screen: c's and b's last frames.
+    assert f.states[-1] == (CYAN, YELLOW)
+
+
+def solid(name, colour):
+    return gif(name, [colour, colour], 10)
+
+
+def test_n_and_p_page_through_files_that_loop_forever():
+    colours = [RED, GREEN, BLUE, YELLOW, MAGENTA]
+    files = [solid(f'page{i}.gif', c) for i, c in enumerate(colours)]
+    f = Follower(80, 24)
+    status_lines = []
+
+    def shows(state):
+        def check(_new, everything):
+            f.feed(everything)
+            if f.states[-1] == state and 'files' in f.screen.display[-1]:
+                status_lines.append(f.screen.display[-1])
+                return True
+            return False
+        return check
+    r = h.run(files + ['--grid', '2x1', '--loop', '0', '--status'], cols=80, rows=24, timeout=30,
+              steps=[(shows((RED, GREEN)), b'n'), (shows((BLUE, YELLOW)), b'n'),
+                     (shows((MAGENTA, None)), b'p'), (shows((BLUE, YELLOW)), b'p'),
+                     (shows((RED, GREEN)), b'q')])
+    assert r.status == 0 and r.stty_before == r.stty_after
+    # The status line says which files are shown.
+    assert [l.split('files ')[1].split(' (')[0] for l in status_lines] == ['1 2 of 5', '3 4 of 5', '5 of 5', '3 4 of 5', '1 2 of 5'], status_lines
+
+
+def test_n_after_the_last_page_ends_the_grid():
+    files = [solid(f'end{i}.gif', c) for i, c in enumerate([RED, GREEN, BLUE])]
+    f = Follower(80, 24)
+
+    def shows(state):
+        def check(_new, everything):
+            f.feed(everything)
+            return f.states[-1] == state
+        return check
+    r = h.run(files + ['--grid', '2x1', '--loop', '0'], cols=80, rows=24, timeout=30,
+              steps=[(shows((RED, GREEN)), b'n'), (shows((BLUE, None)), b'n')])
+    assert r.status == 0 and r.stty_before == r.stty_after

@@ -37,8 +37,10 @@ def shown_for(seen, i):
 
 
 def assert_frame_time(seen, i):
+    # The clock keeps absolute deadlines, so a frame the terminal draws late (a loaded machine) is
+    # on screen for less than FRAME_MS: half a frame of slack, which still catches a skipped frame.
     least, most = shown_for(seen, i)
-    assert least <= 2 * FRAME_MS / 1000 and most >= FRAME_MS / 1000 - 0.15, (i, least, most, seen)
+    assert least <= 2 * FRAME_MS / 1000 and most >= FRAME_MS / 2000, (i, least, most, seen)
 
 
 def watch(x, until, timeout=15):

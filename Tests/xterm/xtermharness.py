@@ -23,7 +23,8 @@ class SixelTerminal(WrappedTerminal):
     """A terminal under Xvfb running animplay through kittyharness's wrapper, its stderr kept in
     `self.stderr`; subclasses say how to start the terminal around the inner command line."""
 
-    def __init__(self, display, args, env=None):
+    def __init__(self, display, args, env=None, inside=()):
+        # `inside`: a command line animplay runs in, within the terminal (e.g. `sh -c '...; exec "$@"' sh`).
         self.dir = tempfile.mkdtemp(prefix=f'animplay-{self.name}-')
         self.pidfile = os.path.join(self.dir, 'pid')
         self.rcfile = os.path.join(self.dir, 'rc')
@@ -36,7 +37,7 @@ class SixelTerminal(WrappedTerminal):
         if env:
             self.env.update(env)
         self.stderr = os.path.join(self.dir, 'stderr')
-        inner = [sys.executable, wrapper, self.pidfile, self.rcfile, 'sh', '-c',
+        inner = list(inside) + [sys.executable, wrapper, self.pidfile, self.rcfile, 'sh', '-c',
                  f'exec "$0" "$@" 2>{self.stderr}', binary()] + args
         self.proc = subprocess.Popen(self.command(inner), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                      env=self.env, cwd=self.dir)
@@ -77,9 +78,9 @@ class SixelTerminal(WrappedTerminal):
 class XTerm(SixelTerminal):
     name = 'xterm'
 
-    def __init__(self, display, args, geometry='80x24', env=None):
+    def __init__(self, display, args, geometry='80x24', env=None, inside=()):
         self.geometry = geometry
-        super().__init__(display, args, env)
+        super().__init__(display, args, env, inside)
 
     def command(self, inner):
         return ['xterm', '-ti', 'vt340', '-xrm', 'XTerm*decTerminalID: vt340',

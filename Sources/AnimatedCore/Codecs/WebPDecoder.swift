@@ -10,6 +10,14 @@ import CWebP
 /// On a growing source (a pipe, a download) `init` indexes the complete frames so far and
 /// `refresh()` indexes the file again as it grows (geometrically, so the copies add up to a few
 /// times the file), keeping `info` provisional until the data ends.
+///
+/// A still larger than the limits (a whole file, `options.scaleDownStills`) is decoded straight
+/// to a size reduced by a whole factor with libwebp's own rescaler (`use_scaling`: an area
+/// average in gamma space, rows rescaled as they are decoded); `info.scaledFrom` says so. A
+/// lossy still without alpha then needs only a few rows of libwebp memory; a lossless bitstream
+/// (VP8L keeps the whole ARGB image for its back-references) or an alpha plane (kept whole)
+/// needs 4 or 2 bytes a pixel inside libwebp, which must fit `limits.maxDecodedBytes`.
+/// Animations are never scaled: their frames blend onto each other at full size.
 package final class WebPDecoder: AnimationDecoder {
     /// The animation as its chunks describe it.
     package private(set) var info: AnimationInfo
@@ -33,9 +41,16 @@ package final class WebPDecoder: AnimationDecoder {
     package init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         self.source = source
         self.options = options
-        // The canvas size sits in the first 30 bytes: refuse a pixel bomb before reading the file.
-        if let (w, h) = Self.canvasSize(head: try source.bytes(at: 0, length: 64)) {
-            try options.limits.check(width: w, height: h)
+        // The canvas size sits in the first 30 bytes: refuse a pixel bomb before reading the file
+        // (unless it is a still that can be decoded scaled down: see `scaledSize`).
+        let head = try source.bytes(at: 0, length: 64)
+        var overLimits: AnimatedError? = nil
+        if let (w, h) = Self.canvasSize(head: head) {
+            do { try options.limits.check(width: w, height: h) } catch {
+                guard error.kind == .limitExceeded, options.scaleDownStills, !source.isGrowing,
+                      !Self.isAnimated(head: head) else { throw error }
+                overLimits = error
+            }
         }
 
         guard WebPInitDecoderConfig(&config) != 0 else { throw .invalid("libwebp version mismatch") }
@@ -60,9 +75,13 @@ package final class WebPDecoder: AnimationDecoder {
             }
             let width = Int(WebPDemuxGetI(dmux, WEBP_FF_CANVAS_WIDTH))
             let height = Int(WebPDemuxGetI(dmux, WEBP_FF_CANVAS_HEIGHT))
-            try options.limits.check(width: width, height: height)
             let flags = WebPDemuxGetI(dmux, WEBP_FF_FORMAT_FLAGS)
             let animated = flags & UInt32(ANIMATION_FLAG.rawValue) != 0
+            if let overLimits {
+                guard !animated, state == WEBP_DEMUX_DONE else { throw overLimits }
+            } else {
+                try options.limits.check(width: width, height: height)
+            }
             let plays = animated ? Int(WebPDemuxGetI(dmux, WEBP_FF_LOOP_COUNT)) : 1
             let stored = Int(WebPDemuxGetI(dmux, WEBP_FF_FRAME_COUNT))
             guard stored <= options.limits.maxFrames else {
@@ -108,10 +127,22 @@ package final class WebPDecoder: AnimationDecoder {
                 warnings.append("showing the first \(indexed) of \(stored) frames (more take libwebpdemux too long to index)")
             }
             guard !frames.isEmpty else { throw AnimatedError.invalid("no frames") }
+            var scaled: ImageSize? = nil
+            if let overLimits {
+                let size = try Self.scaledSize(width: width, height: height, bitstream: bitstreams[0],
+                                               options: options, refusal: overLimits)
+                frames[0].rect = FrameRect(x: 0, y: 0, width: size.width, height: size.height)
+                config.options.use_scaling = 1
+                config.options.scaled_width = Int32(size.width)
+                config.options.scaled_height = Int32(size.height)
+                scaled = size
+            }
             self.bitstreams = bitstreams
-            copiedFrames = Self.libwebpKeyframes(frames, width: width, height: height)
-            info = AnimationInfo(format: .webp, width: width, height: height, frames: frames,
+            let shown = scaled ?? ImageSize(width: width, height: height)
+            copiedFrames = Self.libwebpKeyframes(frames, width: shown.width, height: shown.height)
+            info = AnimationInfo(format: .webp, width: shown.width, height: shown.height, frames: frames,
                                  plays: plays, warnings: warnings, timing: options.timing)
+            if scaled != nil { info.scaledFrom = ImageSize(width: width, height: height) }
             info.provisional = source.isGrowing
         } catch {
             file.deallocate()       // deinit does not run for a partly initialised object
@@ -230,9 +261,37 @@ package final class WebPDecoder: AnimationDecoder {
         case VP8_STATUS_INVALID_PARAM: return "bitstream does not fit the frame"
         case VP8_STATUS_BITSTREAM_ERROR: return "corrupt bitstream"
         case VP8_STATUS_UNSUPPORTED_FEATURE: return "unsupported bitstream feature"
-        case VP8_STATUS_NOT_ENOUGH_DATA: return "truncated bitstream"
+        case VP8_STATUS_NOT_ENOUGH_DATA, VP8_STATUS_SUSPENDED: return "truncated bitstream"
         default: return "bitstream decoding failed (libwebp status \(status.rawValue))"
         }
+    }
+
+    /// The size a still over the limits is decoded at: reduced by the smallest whole factor that
+    /// fits `scaledStillLimits` (as a PNG is), provided what libwebp keeps whole while decoding
+    /// (VP8L's ARGB image, an alpha plane) fits `maxDecodedBytes`; else `refusal`.
+    static func scaledSize(width: Int, height: Int, bitstream: WebPData, options: DecodeOptions,
+                           refusal: AnimatedError) throws(AnimatedError) -> ImageSize {
+        var features = WebPBitstreamFeatures()
+        guard WebPGetFeatures(bitstream.bytes, bitstream.size, &features) == VP8_STATUS_OK,
+              Int(features.width) == width, Int(features.height) == height else { throw refusal }
+        let lossless = features.format == 2
+        let perPixel = lossless ? 4 : features.has_alpha != 0 ? 2 : 0
+        let inside = width * height * perPixel
+        guard let k = StillScale.boxFactor(width: width, height: height, limits: options.scaledStillLimits, workingCopies: 2) else {
+            throw refusal
+        }
+        let size = ImageSize(width: (width + k - 1) / k, height: (height + k - 1) / k)
+        guard inside + size.width * size.height * 4 * 2 <= options.limits.maxDecodedBytes else {
+            let kind = lossless ? "a lossless WebP" : "a WebP with alpha"
+            throw .limitExceeded("canvas \(width)x\(height): even scaled down, \(kind) needs \(DecodeLimits.size(inside)) inside libwebp, limit \(DecodeLimits.size(options.limits.maxDecodedBytes))")
+        }
+        return size
+    }
+
+    /// Whether the head is a VP8X header with the animation flag.
+    static func isAnimated(head: [UInt8]) -> Bool {
+        head.count >= 21 && head[12] == 0x56 && head[13] == 0x50 && head[14] == 0x38 && head[15] == 0x58
+            && head[20] & 0x02 != 0
     }
 
     /// Canvas size from the file's first bytes (VP8X header, or a simple VP8/VP8L header).

@@ -91,6 +91,11 @@ public final class ByteSource {
         }
     }
 
+    /// Stops the load that fills this source's spool (a download, a pipe being read): readers
+    /// fail with `SpoolBuffer.cancelledMessage` instead of waiting for more. Nothing for files
+    /// and memory. See `SpoolBuffer.cancel()`.
+    public func cancelLoad() { spool?.cancel() }
+
     /// The spool behind this source, if any.
     package var spool: SpoolBuffer? {
         if case .spool(let s) = storage { return s }

@@ -24,6 +24,8 @@ public final class SpoolBuffer: Sendable {
         public var failure: String?
         /// The failure means the bytes must not be shown (a size cap), not just that they stop.
         public var fatal = false
+        /// `cancel()` ended it (then `failure` is `SpoolBuffer.cancelledMessage` and `fatal`).
+        public var cancelled = false
         /// Total size announced in advance (Content-Length), if any.
         public var expected: Int?
         /// Monotonic ns when the first byte arrived, and when the input finished.
@@ -103,6 +105,21 @@ public final class SpoolBuffer: Sendable {
             do { try append(b) } catch { failure = error as? AnimatedError }
         }
         if let failure { throw failure }
+    }
+
+    /// The failure of a cancelled spool.
+    public static let cancelledMessage = "cancelled"
+
+    /// Ends the input now, as cancelled (from any thread; does nothing once finished): readers
+    /// waiting for bytes wake up and fail with `cancelledMessage`, later appends are dropped,
+    /// and a writer that checks `progress.cancelled` (a download does) stops fetching.
+    public func cancel() {
+        monitor.withLock { s in
+            guard !s.progress.finished else { return }
+            Self.end(&s, failure: Self.cancelledMessage, fatal: true)
+            s.progress.cancelled = true
+        }
+        notify()
     }
 
     /// Records the announced total size (for progress).

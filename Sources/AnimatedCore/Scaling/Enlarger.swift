@@ -99,29 +99,42 @@ package struct Enlarger: Sendable {
                                 src[x] = SIMD4(lin[Int(p[0])] * a, lin[Int(p[1])] * a, lin[Int(p[2])] * a, a)
                                 p += 4
                             }
-                            for ox in 0..<w {
-                                var sum = SIMD4<Float>.zero
-                                let s = xs + ox * xt, wt = xw + ox * xt
-                                for j in 0..<xt { sum += src[Int(s[j])] * wt[j] }
-                                row[ox] = sum
+                            if xt == 2 {
+                                // Bilinear (the default): two taps, no inner loop. The same sums
+                                // as below (0 + x is x), so the output does not depend on it.
+                                for ox in 0..<w {
+                                    let s = xs + ox * 2, wt = xw + ox * 2
+                                    row[ox] = src[Int(s[0])] * wt[0] + src[Int(s[1])] * wt[1]
+                                }
+                            } else {
+                                for ox in 0..<w {
+                                    var sum = SIMD4<Float>.zero
+                                    let s = xs + ox * xt, wt = xw + ox * xt
+                                    for j in 0..<xt { sum += src[Int(s[j])] * wt[j] }
+                                    row[ox] = sum
+                                }
                             }
                             tags[slot] = sy
                         }
                         for ox in 0..<w { acc[ox] += row[ox] * wy }
                     }
+                    // Back to straight sRGB: `SRGBTables.srgb(fromLinear:)` inlined on a local
+                    // table pointer, and no division for opaque pixels (q·1 is q: the same bytes).
                     let out = dst + oy * w * 4
+                    let toSRGB = tables.toSRGB
+                    let steps = Float(SRGBTables.encodeSteps)
                     for ox in 0..<w {
                         let q = acc[ox], o = out + ox * 4
                         let a = min(q[3], 1)
                         if a < 0.5 / 255 {
                             o[0] = 0; o[1] = 0; o[2] = 0; o[3] = 0
-                        } else {
-                            let inv = 1 / a
-                            o[0] = tables.srgb(fromLinear: q[0] * inv)
-                            o[1] = tables.srgb(fromLinear: q[1] * inv)
-                            o[2] = tables.srgb(fromLinear: q[2] * inv)
-                            o[3] = UInt8(a * 255 + 0.5)
+                            continue
                         }
+                        let l = a == 1 ? q : q * (1 / a)
+                        o[0] = toSRGB[Int(min(max(l[0], 0), 1) * steps + 0.5)]
+                        o[1] = toSRGB[Int(min(max(l[1], 0), 1) * steps + 0.5)]
+                        o[2] = toSRGB[Int(min(max(l[2], 0), 1) * steps + 0.5)]
+                        o[3] = UInt8(a * 255 + 0.5)
                     }
                 }
             }

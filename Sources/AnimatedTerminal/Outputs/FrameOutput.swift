@@ -48,6 +48,10 @@ public protocol FrameOutput: AnyObject {
     /// at the cursor, like `cat`, `indent` columns from the left: where it was while playing
     /// (centred).
     func printLast(indent: Int)
+    /// Playback in the normal screen (`InlineRegion`) ends: the frame on screen must stay there
+    /// without the output. Default: nothing to do (cells and inline images are the screen's
+    /// own text); kitty turns its animated image into a still.
+    func keepInPlace()
 }
 
 extension FrameOutput {
@@ -56,4 +60,5 @@ extension FrameOutput {
 
     public var failureSubject: String { "the graphics output failed" }
     public func accept(replies: [(id: UInt32?, message: String)]) {}
+    public func keepInPlace() {}
 }

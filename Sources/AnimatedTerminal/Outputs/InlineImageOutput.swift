@@ -75,7 +75,7 @@ package final class InlineImageOutput: FrameOutput {
         guard sink.isWritable else { skipped += 1; return }
         var out = Array("\u{1B}[?2026h".utf8)
         out += sink.saveCursor
-        out += Array("\u{1B}[\(layout.row + 1);\(layout.column + 1)H".utf8)
+        out += sink.cursorTo(row: layout.row, column: layout.column)
         out += image(frame, layout: layout, moveCursor: false)
         out += sink.restoreCursor
         out += Array("\u{1B}[?2026l".utf8)

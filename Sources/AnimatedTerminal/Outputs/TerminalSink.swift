@@ -27,11 +27,17 @@ public protocol TerminalSink: AnyObject {
     /// Inside tmux: where this pane sits on the outer terminal's screen (kitty places a
     /// passed-through image at the outer cursor). Default: nil (unknown, or not inside tmux).
     func tmuxPane() -> TmuxPane?
+    /// Moves the cursor to cell (`row`, `column`) of the area the output draws in (0-based). The
+    /// alternate screen: that cell of the screen (CUP). `InlineRegion`: rows counted from the
+    /// top of the rows reserved below the prompt, reached by relative moves from the cursor
+    /// below them (an output saves the cursor before and restores it after).
+    func cursorTo(row: Int, column: Int) -> [UInt8]
 }
 
 extension TerminalSink {
     public func settle() {}
     public func tmuxPane() -> TmuxPane? { nil }
+    public func cursorTo(row: Int, column: Int) -> [UInt8] { Array("\u{1B}[\(row + 1);\(column + 1)H".utf8) }
 }
 
 /// A terminal on a file descriptor, without curses: writes with `writeAll`, asks `poll` whether

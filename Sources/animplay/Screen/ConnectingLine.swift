@@ -1,21 +1,35 @@
 import AnimatedCore
 import AnimatedNet
 import AnimatedTerminal
+import CNcurses
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Feedback while a URL's first frame is awaited (before the screen is set up): after 100 ms a
-/// line at the cursor says that animplay is connecting to the host, then how many bytes came
-/// at what rate; keys are read from the start with echo off (nothing typed lands on screen),
-/// `q`, a lone Esc or Ctrl-C quit at once, other keys are kept for the player.
+/// Feedback while a URL's first frame is awaited: after 100 ms a line says that animplay is
+/// connecting to the host, then how many bytes came at what rate; keys are read from the
+/// start with echo off (nothing typed lands on screen), `q`, a lone Esc or Ctrl-C quit at
+/// once, other keys are kept for the player. Before the screen is set up (the first file, a
+/// grid's files) the line is at the cursor; while a playlist's screen is up (a later file),
+/// on the screen's bottom row, where the status line goes.
 ///
 /// The waits it accompanies (libcurl's headers, the first frame's bytes) block the main
 /// thread, so the line has its own thread. Quitting from there cannot unwind the main thread:
 /// it restores the terminal and ends the process with `_exit` — nothing is lost, since the
 /// cache only ever stores a complete download and the spool's file is already unlinked.
+/// On the screen it first leaves curses' screen with the bytes and tty modes curses itself
+/// would restore (`NcursesScreen.leaveBytes`, `.shellModes`).
 final class ConnectingLine: Sendable {
+    /// Where the line goes.
+    enum Place: Sendable {
+        /// At the cursor, in the normal screen.
+        case cursor
+        /// On row `row` (0-based) of the screen curses holds, `columns` wide; `leave` and
+        /// `shellModes` restore the terminal if the user quits.
+        case screen(row: Int, columns: Int, leave: [UInt8], shellModes: termios)
+    }
+    private let place: Place
     private struct State: Sendable {
         var spool: SpoolBuffer?
         var typed: [UInt8] = []
@@ -29,7 +43,7 @@ final class ConnectingLine: Sendable {
     nonisolated(unsafe) private var thread = pthread_t()
 
     /// Starts when both the keyboard (/dev/tty) and stdout are a terminal; nil otherwise.
-    init?(url: String) {
+    init?(url: String, place: Place = .cursor) {
         guard isatty(1) != 0 else { return nil }
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { return nil }
@@ -38,6 +52,7 @@ final class ConnectingLine: Sendable {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { close(fd); return nil }
         host = Self.host(of: url)
+        self.place = place
         tty = fd; saved = modes; wake = (fds[0], fds[1])
         var raw = modes
         // No echo, no line editing, and Ctrl-C as a byte: quitting must restore these modes.
@@ -75,7 +90,7 @@ final class ConnectingLine: Sendable {
                        pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
             _ = poll(&fds, 2, 50)
             if fds[1].revents != 0 {
-                if shown { TerminalOutput.write(1, "\r\u{1B}[K") }
+                if shown { erase() }
                 return
             }
             if fds[0].revents & Int16(POLLIN) != 0 {
@@ -85,7 +100,7 @@ final class ConnectingLine: Sendable {
             }
             let now = MonotonicClock.nanoseconds()
             if now - startedAt >= 100_000_000 && now - lastDraw >= 200_000_000 {
-                TerminalOutput.write(1, "\r\u{1B}[K" + text(now))
+                draw(now)
                 shown = true
                 lastDraw = now
             }
@@ -96,9 +111,16 @@ final class ConnectingLine: Sendable {
     private func keys(_ bytes: [UInt8], shown: Bool) {
         let quit = bytes.contains(0x71) || bytes.contains(0x51) || bytes == [0x1B]
         if quit || bytes.contains(0x03) {
-            var modes = saved
-            tcsetattr(tty, TCSANOW, &modes)
-            if shown { TerminalOutput.write(1, "\r\u{1B}[K") }
+            if case .screen(_, _, let leave, let shellModes) = place {
+                if shown { erase() }
+                TerminalOutput.write(1, leave)
+                var modes = shellModes
+                tcsetattr(tty, TCSANOW, &modes)
+            } else {
+                var modes = saved
+                tcsetattr(tty, TCSANOW, &modes)
+                if shown { erase() }
+            }
             if quit && !bytes.contains(0x03) { _exit(0) }
             TerminalOutput.write(2, "animplay: interrupted by SIGINT\n")
             _exit(1)
@@ -106,16 +128,44 @@ final class ConnectingLine: Sendable {
         state.withLock { $0.typed += bytes }
     }
 
-    /// "connecting to host… (q quits)", then "host: 12.3 KB at 45 KB/s (q quits)".
-    private func text(_ now: UInt64) -> String {
-        guard let p = state.withLock({ $0.spool })?.progress, p.count > 0 else {
-            return "animplay: connecting to \(host)\u{2026} (q quits)"
+    private func draw(_ now: UInt64) {
+        switch place {
+        case .cursor:
+            var rows: Int32 = 24, columns: Int32 = 80
+            _ = animplay_window_size(1, &rows, &columns)
+            TerminalOutput.write(1, "\r\u{1B}[K" + text(now, columns: Int(columns)))
+        case .screen(let row, let columns, _, _):
+            // Reverse video like the status line; the cursor goes back where curses left it.
+            TerminalOutput.write(1, "\u{1B}7\u{1B}[\(row + 1);1H\u{1B}[7m\(text(now, columns: columns))\u{1B}[K\u{1B}[m\u{1B}8")
         }
-        let seconds = Double(now - p.startedAt) / 1e9
-        var t = "animplay: \(host): \(PlaybackLoop.fixed(Double(p.count) / 1024, 1)) KB"
-        if let total = p.expected, total > 0 { t += " of \(PlaybackLoop.fixed(Double(total) / 1024, 1)) KB" }
-        if seconds > 0.2 { t += " at \(Int(Double(p.count) / 1024 / seconds)) KB/s" }
-        return t + ", waiting for the first frame (q quits)"
+    }
+
+    private func erase() {
+        switch place {
+        case .cursor: TerminalOutput.write(1, "\r\u{1B}[K")
+        case .screen(let row, _, _, _): TerminalOutput.write(1, "\u{1B}7\u{1B}[\(row + 1);1H\u{1B}[m\u{1B}[K\u{1B}8")
+        }
+    }
+
+    /// "connecting to host… (q quits)", then "host: 12.3 KB at 45 KB/s (q quits)".
+    /// Fitted to `columns - 1` (a line that wrapped would leave its first part behind when it
+    /// is rewritten or erased): without " (q quits)", then without "animplay: ", then cut.
+    private func text(_ now: UInt64, columns: Int) -> String {
+        let core: String
+        if let p = state.withLock({ $0.spool })?.progress, p.count > 0 {
+            let seconds = Double(now - p.startedAt) / 1e9
+            var t = "\(host): \(PlaybackLoop.fixed(Double(p.count) / 1024, 1)) KB"
+            if let total = p.expected, total > 0 { t += " of \(PlaybackLoop.fixed(Double(total) / 1024, 1)) KB" }
+            if seconds > 0.2 { t += " at \(Int(Double(p.count) / 1024 / seconds)) KB/s" }
+            core = t + ", waiting for the first frame"
+        } else {
+            core = "connecting to \(host)\u{2026}"
+        }
+        let width = max(1, columns - 1)
+        for candidate in ["animplay: \(core) (q quits)", "animplay: \(core)", core] where candidate.count <= width {
+            return candidate
+        }
+        return String(core.prefix(width))
     }
 
     /// The host of an http(s) URL, without user and password, control characters as `?`.

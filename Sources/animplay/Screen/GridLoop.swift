@@ -13,10 +13,19 @@ import Glibc
 /// into one picture the size of the screen box, which goes through the ordinary output
 /// (cells, kitty, sixel, iTerm2) as one frame: one code path for every terminal, at the cost
 /// of preparing the whole picture per change (the display rate cap bounds how often).
+///
+/// More files than tiles: the files are a queue. A tile whose file has played its plays (or
+/// failed) takes the next file not yet shown; `n` moves every tile on to the next C×R files
+/// (a page), `p` back to the C×R before the first one shown; when every file has been shown
+/// and every tile has finished, the grid ends (`n` then ends it too, as in a playlist). Files
+/// are opened when their turn comes (`open`), so a URL says it is connecting then.
 final class GridLoop {
     struct Tile {
-        let player: Player
-        let name: String
+        /// nil: an empty tile (the last page has fewer files than tiles).
+        var player: Player?
+        var name: String
+        /// The file's place in the list.
+        var file: Int
         /// Where the animation sits in the picture, in pixels.
         var x = 0, y = 0
         var size = RenderSize(width: 1, height: 1)
@@ -35,16 +44,30 @@ final class GridLoop {
     private var pictureIndex = 0
     private var lastCompose: UInt64 = 0
     private(set) var errors: [(String, AnimatedError)] = []
+    /// How many files there are, and the first one no tile has shown yet.
+    private let fileCount: Int
+    private var next: Int
+    /// A player for file i and its name, or nil when it cannot be opened (the caller reports
+    /// it); called on the main thread while the screen is up.
+    private let open: (Int) -> (Player, String)?
+    /// Players done with (replaced in their tile), for the warnings after playing.
+    private(set) var retired: [(Player, String)] = []
 
-    /// `players`: one per tile, row-major; `spareRow`: keep off the last row (inline images).
-    init(players: [(Player, String)], columns: Int, rows: Int, screen: NcursesScreen, signals: SignalPipe,
+    /// `players`: one per tile, row-major, files 0..<players.count of `fileCount`; `spareRow`:
+    /// keep off the last row (inline images).
+    init(players: [(Player, String)], fileCount: Int, open: @escaping (Int) -> (Player, String)?,
+         columns: Int, rows: Int, screen: NcursesScreen, signals: SignalPipe,
          output: any FrameOutput, showStatus: Bool, spareRow: Bool, maxFPS: Double) {
-        tiles = players.map { Tile(player: $0.0, name: $0.1) }
+        tiles = players.enumerated().map { Tile(player: $0.element.0, name: $0.element.1, file: $0.offset) }
+        self.fileCount = fileCount; next = players.count; self.open = open
         self.columns = columns; self.rows = rows
         self.screen = screen; self.signals = signals; self.output = output
         self.showStatus = showStatus; self.spareRow = spareRow; self.maxFPS = maxFPS
         relayout()
     }
+
+    /// Every player still in a tile (the caller stops them and reports their warnings).
+    var players: [(Player, String)] { tiles.compactMap { t in t.player.map { ($0, t.name) } } }
 
     var hasFrame: Bool { output.hasFrame }
 
@@ -57,18 +80,69 @@ final class GridLoop {
     private func relayout() {
         let (boxRows, boxColumns) = box
         let cell = output.cell
-        let tileRows = max(1, boxRows / rows), tileColumns = max(1, boxColumns / columns)
-        for i in tiles.indices {
-            let info = tiles[i].player.info
-            let l = RenderLayout.compute(canvasWidth: info.width, canvasHeight: info.height, columns: tileColumns,
-                                         rows: tileRows, fit: .fit, scale: nil, cell: cell)
-            tiles[i].x = ((i % columns) * tileColumns + l.column) * cell.width
-            tiles[i].y = ((i / columns) * tileRows + l.row) * cell.height
-            if tiles[i].size != l.size { tiles[i].player.resize(to: l.size) }
-            tiles[i].size = l.size
-        }
+        for i in tiles.indices { place(i) }
         picture = Canvas(width: boxColumns * cell.width, height: boxRows * cell.height)
         output.invalidate()
+    }
+
+    /// Tile i's animation fitted and centred in its share of the box.
+    private func place(_ i: Int) {
+        guard let player = tiles[i].player else { return }
+        let (boxRows, boxColumns) = box
+        let cell = output.cell
+        let tileRows = max(1, boxRows / rows), tileColumns = max(1, boxColumns / columns)
+        let info = player.info
+        let l = RenderLayout.compute(canvasWidth: info.width, canvasHeight: info.height, columns: tileColumns,
+                                     rows: tileRows, fit: .fit, scale: nil, cell: cell)
+        tiles[i].x = ((i % columns) * tileColumns + l.column) * cell.width
+        tiles[i].y = ((i / columns) * tileRows + l.row) * cell.height
+        if tiles[i].size != l.size || tiles[i].frame == nil { player.resize(to: l.size) }
+        tiles[i].size = l.size
+    }
+
+    /// Tile i takes the first file from `from` on that opens (nil: none is left; the tile keeps
+    /// what it shows, or is emptied when `empty`). Returns whether it got one.
+    @discardableResult
+    private func take(_ i: Int, from: Int, emptyIfNone: Bool = false) -> Bool {
+        var f = from
+        while f < fileCount {
+            if let (player, name) = open(f) {
+                if let old = tiles[i].player { old.stop(); retired.append((old, tiles[i].name)) }
+                tiles[i].player = player; tiles[i].name = name; tiles[i].file = f
+                tiles[i].frame = nil
+                next = max(next, f + 1)
+                place(i)
+                return true
+            }
+            f += 1
+            next = max(next, f)
+        }
+        if emptyIfNone, let old = tiles[i].player {
+            old.stop(); retired.append((old, tiles[i].name))
+            tiles[i].player = nil; tiles[i].frame = nil
+        }
+        return false
+    }
+
+    /// `n` (+1): every tile on to the next files; false when every file has been shown. `p`
+    /// (-1): the C×R files before the first one shown (the first page again on the first).
+    private func page(_ step: Int) -> Bool {
+        let count = tiles.count
+        let start: Int
+        if step > 0 {
+            guard next < fileCount else { return false }
+            start = next
+        } else {
+            start = max(0, (tiles.filter { $0.player != nil }.map(\.file).min() ?? 0) - count)
+            next = start
+        }
+        var f = start
+        for i in tiles.indices {
+            take(i, from: f, emptyIfNone: true)
+            f = max(f, next)
+        }
+        output.invalidate()
+        return true
     }
 
     func run() -> PlaybackEnd {
@@ -84,24 +158,32 @@ final class GridLoop {
                 case SIGCONT:
                     output.invalidate(); dirty = true
                 case SIGTSTP:
-                    for t in tiles { t.player.suspend() }
+                    for p in live { p.suspend() }
                     screen.suspend()
                     kill(getpid(), SIGSTOP)
                     screen.resume()
                     _ = screen.syncSize()
                     relayout(); dirty = true
-                    for t in tiles { t.player.resume() }
+                    for p in live { p.resume() }
                 default: return .signal(s)
                 }
             }
             var deadline: UInt64?
             var allFinished = true
             for i in tiles.indices {
-                let u = tiles[i].player.update()
+                guard let player = tiles[i].player else { continue }
+                let u = player.update()
                 if let error = u.error, !errors.contains(where: { $0.0 == tiles[i].name }) { errors.append((tiles[i].name, error)) }
                 if let f = u.frame { tiles[i].frame = f; dirty = true }
                 if let d = u.nextDeadline { deadline = min(deadline ?? d, d) }
-                allFinished = allFinished && (u.finished || u.error != nil)
+                let done = u.finished || u.error != nil
+                // Its plays are over: the next file not yet shown takes the tile.
+                if done && !player.status.paused && next < fileCount && take(i, from: next) {
+                    dirty = true; deadline = MonotonicClock.nanoseconds()
+                    allFinished = false
+                    continue
+                }
+                allFinished = allFinished && done
             }
             let now = MonotonicClock.nanoseconds()
             let tick = UInt64(1e9 / max(1, maxFPS))
@@ -113,25 +195,29 @@ final class GridLoop {
                     deadline = min(deadline ?? (lastCompose + tick), lastCompose + tick)
                 }
             }
-            let paused = tiles.allSatisfy { $0.player.status.paused }
+            let paused = !live.isEmpty && live.allSatisfy { $0.status.paused }
             if allFinished && !paused && !dirty { return .finished }
             wait(until: deadline)
             for action in KeyMap.actions(for: screen.readKeys()) {
                 switch action {
                 case .quit: return .quit
-                case .togglePause: for t in tiles { t.player.togglePause() }
-                case .faster: for t in tiles { t.player.setSpeed(t.player.status.speed * KeyMap.speedStep) }
-                case .slower: for t in tiles { t.player.setSpeed(t.player.status.speed / KeyMap.speedStep) }
-                case .toggleReverse: for t in tiles { t.player.toggleReverse() }
-                case .restart: for t in tiles { t.player.restart() }
-                case .step(let d): for t in tiles { t.player.step(d) }
+                case .togglePause: for p in live { p.togglePause() }
+                case .faster: for p in live { p.setSpeed(p.status.speed * KeyMap.speedStep) }
+                case .slower: for p in live { p.setSpeed(p.status.speed / KeyMap.speedStep) }
+                case .toggleReverse: for p in live { p.toggleReverse() }
+                case .restart: for p in live { p.restart() }
+                case .step(let d): for p in live { p.step(d) }
                 case .toggleStatus: showStatus.toggle(); relayout()
-                case .nextFile, .previousFile: break
+                case .nextFile: if !page(1) { return .finished }
+                case .previousFile: _ = page(-1)
                 }
                 dirty = true
             }
         }
     }
+
+    /// The players in the tiles.
+    private var live: [Player] { tiles.compactMap(\.player) }
 
     /// Pastes every tile's frame into the picture and shows it.
     private func present() {
@@ -159,12 +245,15 @@ final class GridLoop {
     }
 
     private func statusLine() -> String {
-        let paused = tiles.allSatisfy { $0.player.status.paused }
-        let parts = tiles.map { t -> String in
-            let s = t.player.status
+        let paused = live.allSatisfy { $0.status.paused }
+        let parts = live.map { p -> String in
+            let s = p.status
             return "\(s.frameIndex + 1)/\(s.frameCount)"
         }
-        return " \(paused ? "paused" : "playing")  grid \(columns)x\(rows)  frames " + parts.joined(separator: " ")
+        let files = fileCount > tiles.count
+            ? "  files " + tiles.filter { $0.player != nil }.map { "\($0.file + 1)" }.joined(separator: " ") + " of \(fileCount) (n p)"
+            : ""
+        return " \(paused ? "paused" : "playing")  grid \(columns)x\(rows)\(files)  frames " + parts.joined(separator: " ")
     }
 
     private func wait(until deadline: UInt64?) {

@@ -24,6 +24,11 @@ final class NcursesScreen {
     /// sc / rc from terminfo: brackets the cells animplay writes itself.
     let saveCursor: [UInt8]
     let restoreCursor: [UInt8]
+    /// The tty's modes before curses, and the bytes that leave curses' screen (attributes,
+    /// cursor, keypad, alternate screen): for a thread that must end the process while the
+    /// main thread is blocked (`ConnectingLine` on the screen), where `end()` cannot be called.
+    let shellModes: termios
+    let leaveBytes: [UInt8]
 
     /// The files curses runs on. `nil` in `init`: stdout, with keys from stdin when it is a
     /// terminal and from /dev/tty otherwise, and the terminal type from $TERM.
@@ -56,6 +61,9 @@ final class NcursesScreen {
         inputFile = term.input; ownsInputFile = term.ownsInput
         outputFD = term.outputFD
         inputFD = fileno(inputFile)
+        var modes = termios()
+        tcgetattr(inputFD, &modes)
+        shellModes = modes
         use_tioctl(true)   // the kernel's window size wins over stale LINES/COLUMNS variables
         let started: OpaquePointer?
         if let type = term.type {
@@ -93,6 +101,7 @@ final class NcursesScreen {
         }
         rows = Int(animplay_lines()); columns = Int(animplay_cols())
         saveCursor = Self.capability("sc"); restoreCursor = Self.capability("rc")
+        leaveBytes = ["sgr0", "cnorm", "rmkx", "rmcup"].flatMap { Self.capability($0) }
         facts = TerminalColorFacts(
             colors: has_colors() ? Int(animplay_colors()) : 0,
             pairs: has_colors() ? Int(animplay_color_pairs()) : 0,

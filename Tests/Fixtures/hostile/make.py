@@ -668,6 +668,12 @@ def build():
     cat.add("webp-still-lossless.webp", webp([riff_chunk(b"VP8L", vp8l_solid(32, 32))]), "ok", "simple-format still")
     cat.add("webp-still-huge-vp8l.webp", webp([riff_chunk(b"VP8L", vp8l_solid(16384, 16384))]),
             "error", "a still VP8L of 16384x16384 in 30 bytes", "4")
+    # Lossy and opaque: small enough inside libwebp to be decoded scaled down (a few rows), so
+    # it is opened; its partitions end at once and libwebp stops at the first macroblock.
+    tag = (0 | 0 << 1 | 1 << 4 | 16 << 5).to_bytes(3, "little")
+    vp8 = tag + b"\x9d\x01\x2a" + (16383).to_bytes(2, "little") + (16383).to_bytes(2, "little") + bytes(16)
+    cat.add("webp-still-huge-vp8-truncated.webp", webp([riff_chunk(b"VP8 ", vp8)]),
+            "any", "a lossy still of 16383x16383 with 16 bytes of data (opened scaled down; its frame fails fast)")
     atlases(cat)
     return cat
 

@@ -9,15 +9,38 @@ import CAVIF
 /// nearest keyframe itself, so frames can be asked for in any order.
 ///
 /// The repetition count: libavif 0.11 (Debian 12) does not read it (`repetitionCount` came
-/// with libavif 1.0, from the `elst` box), so an animation plays forever, which is what
-/// Chromium shows for a sequence without an edit list. On a growing source (a pipe, a
+/// with libavif 1.0, from the `elst` box), so `AVIFEditList` reads the edit list itself; a
+/// sequence without one plays forever, as in Chromium. On a growing source (a pipe, a
 /// download) it opens once the whole file is in.
+///
+/// A still larger than the limits (`options.scaleDownStills`) is decoded at full size by dav1d
+/// (libavif 0.11 has no scaler in its API), then converted to RGBA a strip of rows at a time
+/// into a box average (`BoxDownscaler`), so the full-size RGBA image is never held; what dav1d
+/// holds (the YUV planes, 1.5 to 3 bytes a pixel at 8 bits, and the alpha plane; 2.5 times
+/// that for a grid, whose cells libavif 0.11 decodes with a dav1d each and copies into a
+/// full-size image: a 16384² grid of 4096² cells peaks at 923 MiB for 384 MiB of planes) must fit
+/// `limits.maxDecodedBytes`. `info.scaledFrom` says so.
 package final class AVIFDecoder: AnimationDecoder {
     package let info: AnimationInfo
     private let file: UnsafeMutableRawBufferPointer
     private let decoder: UnsafeMutablePointer<avifDecoder>
     /// The frame `decoder.image` holds (-1: none yet).
     private var current = -1
+    /// A still over the limits is reduced by this whole factor; 1: full size.
+    private let factor: Int
+    /// A still's alpha plane is read as limited range (see `stretchAlpha`).
+    private let stretchesAlpha: Bool
+    /// The primary item is a grid (its planes are libavif's own copy, see `scaleFactor`).
+    private let isGrid: Bool
+    /// Whether the alpha plane of the frame `decoder.image` holds has been stretched already.
+    private var alphaStretched = false
+    /// A sequence whose colour Chromium 156 reads as limited range (no edit list: see `init`).
+    private let colourAsLimited: Bool
+
+    /// Rows converted to RGBA at once for a scaled still (even: 4:2:0 chroma rows stay whole).
+    static let stripRows = 16
+    /// The largest still decoded to be scaled down (libavif's own default limit, 16384²).
+    static let scaledMaxPixels = 1 << 28
 
     package init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         if source.isGrowing { throw .invalid("waiting for the whole AVIF") }
@@ -34,21 +57,35 @@ package final class AVIFDecoder: AnimationDecoder {
             // Browsers read files that bend the spec (a missing pixi, a clap off by one).
             d.pointee.strictFlags = AVIF_STRICT_DISABLED.rawValue
             let limits = options.limits
-            d.pointee.imageSizeLimit = UInt32(clamping: limits.maxPixels)
-            d.pointee.imageDimensionLimit = UInt32(clamping: limits.maxDimension)
+            let mayScale = options.scaleDownStills && limits.maxPixels < Self.scaledMaxPixels
+            d.pointee.imageSizeLimit = UInt32(clamping: mayScale ? Self.scaledMaxPixels : limits.maxPixels)
+            d.pointee.imageDimensionLimit = UInt32(clamping: mayScale ? max(limits.maxDimension, 65535) : limits.maxDimension)
             d.pointee.imageCountLimit = UInt32(clamping: limits.maxFrames)
             try Self.check(avifDecoderSetIOMemory(d, file.baseAddress!.assumingMemoryBound(to: UInt8.self), source.count))
             try Self.check(avifDecoderParse(d))
             let image = d.pointee.image.pointee
-            let width = Int(image.width), height = Int(image.height)
-            try limits.check(width: width, height: height, workingCopies: 2)
+            let fullWidth = Int(image.width), fullHeight = Int(image.height)
             let count = Int(d.pointee.imageCount)
             guard count >= 1 else { throw AnimatedError.invalid("no images") }
+            let bytes = UnsafeRawBufferPointer(rebasing: file[0..<source.count])
+            isGrid = count == 1 && AVIFBoxes.primaryIsGrid(bytes)
+            factor = try Self.scaleFactor(width: fullWidth, height: fullHeight, frames: count, image: image,
+                                          alpha: d.pointee.alphaPresent != AVIF_FALSE,
+                                          copies: isGrid ? 2.5 : 1, options: options)
+            let width = (fullWidth + factor - 1) / factor, height = (fullHeight + factor - 1) / factor
             guard count <= limits.maxFrames else {
                 throw AnimatedError.limitExceeded("\(count) frames exceed the limit of \(limits.maxFrames)")
             }
             let whole = FrameRect(x: 0, y: 0, width: width, height: height)
             let alpha = d.pointee.alphaPresent != AVIF_FALSE
+            stretchesAlpha = alpha && count == 1
+            // The repetition count from the colour track's edit list (libavif 0.11 does not read
+            // it). Chromium 156 shows a sequence without an edit list (what avifenc 0.11 writes)
+            // as if its colour were limited range, whatever its `colr` box and AV1 sequence
+            // header say; with an edit list (libavif 1.x files), as they say. Measured on every
+            // sequence we have (README), not explained: the same is done here so they match.
+            let edits = count > 1 ? AVIFEditList.read(bytes) : nil
+            colourAsLimited = edits.map { !$0.present } ?? false
             var frames: [FrameInfo] = []
             frames.reserveCapacity(count)
             for i in 0..<count {
@@ -61,12 +98,39 @@ package final class AVIFDecoder: AnimationDecoder {
             }
             var warnings: [String] = []
             if image.depth > 8 { warnings.append("\(image.depth)-bit samples are shown rounded to 8 bits") }
-            info = AnimationInfo(format: .avif, width: width, height: height, frames: frames,
-                                 plays: count > 1 ? 0 : 1, warnings: warnings, timing: options.timing)
+            var info = AnimationInfo(format: .avif, width: width, height: height, frames: frames,
+                                     plays: count > 1 ? edits?.plays ?? 0 : 1, warnings: warnings, timing: options.timing)
+            if factor > 1 { info.scaledFrom = ImageSize(width: fullWidth, height: fullHeight) }
+            self.info = info
         } catch {
             avifDecoderDestroy(d)
             file.deallocate()
             throw error
+        }
+    }
+
+    /// 1 when the image fits the limits; else, for a still that may be scaled, the smallest whole
+    /// factor that fits `scaledStillLimits`, provided dav1d's full-size planes fit the memory cap.
+    private static func scaleFactor(width: Int, height: Int, frames: Int, image: avifImage, alpha: Bool,
+                                    copies: Double, options: DecodeOptions) throws(AnimatedError) -> Int {
+        let limits = options.limits
+        do {
+            try limits.check(width: width, height: height, workingCopies: 2)
+            return 1
+        } catch {
+            guard error.kind == .limitExceeded, options.scaleDownStills, frames == 1,
+                  let k = StillScale.boxFactor(width: width, height: height, limits: options.scaledStillLimits,
+                                               workingCopies: 2) else { throw error }
+            let chroma = image.yuvFormat == AVIF_PIXEL_FORMAT_YUV444 ? 2.0
+                : image.yuvFormat == AVIF_PIXEL_FORMAT_YUV422 ? 1.0
+                : image.yuvFormat == AVIF_PIXEL_FORMAT_YUV400 ? 0.0 : 0.5
+            let sample = image.depth > 8 ? 2.0 : 1.0
+            let planes = Int(Double(width) * Double(height) * (1 + chroma + (alpha ? 1 : 0)) * sample * copies)
+            let shown = ((width + k - 1) / k) * ((height + k - 1) / k) * 4 * 2
+            guard planes + shown <= limits.maxDecodedBytes else {
+                throw .limitExceeded("canvas \(width)x\(height): even scaled down, dav1d needs \(DecodeLimits.size(planes)) for the full-size planes, limit \(DecodeLimits.size(limits.maxDecodedBytes))")
+            }
+            return k
         }
     }
 
@@ -95,7 +159,19 @@ package final class AVIFDecoder: AnimationDecoder {
                 throw .invalid("frame \(index): \(error.message)")
             }
             current = index
+            alphaStretched = false
         }
+        if stretchesAlpha && !alphaStretched {
+            // A single image's alpha plane is dav1d's picture unless libavif already stretched
+            // it (its sequence header said limited range: libavif then owns a stretched copy);
+            // a grid's planes are always libavif's, assembled from the cells unstretched.
+            if isGrid || decoder.pointee.image.pointee.imageOwnsAlphaPlane == AVIF_FALSE {
+                Self.stretchAlpha(decoder.pointee.image)
+            }
+            alphaStretched = true
+        }
+        if colourAsLimited { decoder.pointee.image.pointee.yuvRange = AVIF_RANGE_LIMITED }
+        if factor > 1 { return try blendScaled(onto: canvas) }
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, decoder.pointee.image)
         rgb.format = AVIF_RGB_FORMAT_RGBA
@@ -105,6 +181,61 @@ package final class AVIFDecoder: AnimationDecoder {
         rgb.rowBytes = UInt32(canvas.rowBytes)
         do { try Self.check(avifImageYUVToRGB(decoder.pointee.image, &rgb)) } catch {
             throw .invalid("frame \(index): \(error.message)")
+        }
+    }
+
+    /// Converts the decoded still a strip of rows at a time (a view of libavif's planes) and
+    /// box-averages the rows onto the smaller canvas.
+    private func blendScaled(onto canvas: Canvas) throws(AnimatedError) {
+        let image = decoder.pointee.image!
+        let width = Int(image.pointee.width), height = Int(image.pointee.height)
+        let box = BoxDownscaler(sourceWidth: width, sourceHeight: height, factor: factor, into: canvas)
+        let strip = UnsafeMutablePointer<UInt8>.allocate(capacity: width * Self.stripRows * 4)
+        defer { strip.deallocate() }
+        var view = avifImage()
+        var y = 0
+        while y < height {
+            let rows = min(Self.stripRows, height - y)
+            var rect = avifCropRect(x: 0, y: UInt32(y), width: UInt32(width), height: UInt32(rows))
+            do {
+                try Self.check(avifImageSetViewRect(&view, image, &rect))
+                var rgb = avifRGBImage()
+                avifRGBImageSetDefaults(&rgb, &view)
+                rgb.format = AVIF_RGB_FORMAT_RGBA
+                rgb.depth = 8
+                rgb.alphaPremultiplied = AVIF_FALSE
+                rgb.pixels = strip
+                rgb.rowBytes = UInt32(width * 4)
+                try Self.check(avifImageYUVToRGB(&view, &rgb))
+            } catch {
+                throw .invalid("frame 0: \(error.message)")
+            }
+            for r in 0..<rows { box.add(row: y + r, strip + r * width * 4) }
+            y += rows
+        }
+    }
+
+    /// Chromium 156 (CrabbyAvif) shows the alpha plane of every AVIF still we have tried as if it
+    /// were limited range, stretching 16...235 to 0...255, whatever the alpha item's AV1 sequence
+    /// header says (avifenc 0.11 and libavif 1.x both write full range there); libavif 0.11
+    /// stretches only where the header says limited. Measured, not understood (README): the
+    /// same stretch, CrabbyAvif's `limited_to_full_y`, is applied here so stills match Chromium.
+    /// The plane is dav1d's picture of an intra-only still, which nothing decodes from again.
+    static func stretchAlpha(_ image: UnsafeMutablePointer<avifImage>) {
+        guard let plane = image.pointee.alphaPlane else { return }
+        let depth = Int(image.pointee.depth)
+        let (lo, hi) = (16 << (depth - 8), 235 << (depth - 8))
+        let full = (1 << depth) - 1
+        let rowBytes = Int(image.pointee.alphaRowBytes)
+        func stretch(_ v: Int) -> Int { min(max(((v - lo) * full + (hi - lo) / 2) / (hi - lo), 0), full) }
+        for y in 0..<Int(image.pointee.height) {
+            let row = plane + y * rowBytes
+            if depth > 8 {
+                let wide = UnsafeMutableRawPointer(row).assumingMemoryBound(to: UInt16.self)
+                for x in 0..<Int(image.pointee.width) { wide[x] = UInt16(stretch(Int(wide[x]))) }
+            } else {
+                for x in 0..<Int(image.pointee.width) { row[x] = UInt8(stretch(Int(row[x]))) }
+            }
         }
     }
 

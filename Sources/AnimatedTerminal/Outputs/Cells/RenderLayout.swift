@@ -22,7 +22,8 @@ public enum FitMode: String, Sendable, CaseIterable {
 /// Two sizes: `shown` is how large the picture appears (the cells it covers), `size` what the
 /// player renders. They differ only where the terminal enlarges images itself (kitty's `c=`/`r=`,
 /// iTerm2's width and height): there frames are rendered at the canvas's own size (no CPU for
-/// scaling, bytes as for the small picture) and the terminal stretches them over `shown`.
+/// scaling, bytes as for the small picture) and the terminal stretches them over `shown` (or
+/// shrinks them, down to half size).
 public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
     /// Size of the frames the player renders, in pixels (two per cell vertically for half blocks).
     public var size: RenderSize
@@ -83,10 +84,12 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
     ///   factor that does is used, `factor` says which), counted in logical pixels (`density`);
     ///   only an image larger than the box is reduced. `fill`: the largest size that fits, aspect
     ///   kept. `stretch`: the whole box.
-    /// - `terminalScales`: the output can have the terminal enlarge frames (kitty, iTerm2). Then
-    ///   an enlargement that is not by a whole factor (fill, HiDPI) is rendered at the canvas's
-    ///   own size and `shown` larger; whole factors stay replicated here (the terminal's filter
-    ///   would blur pixel art).
+    /// - `terminalScales`: the output can have the terminal scale frames (kitty, iTerm2). Then
+    ///   an enlargement that is not by a whole factor (fill, HiDPI) or a reduction to no less
+    ///   than half is rendered at the canvas's own size and `shown` at the size on screen (no
+    ///   CPU for scaling: a 1280×720 video shown at 1200×675 cost a third of animplay's CPU in
+    ///   kitty when reduced here); whole factors stay replicated here (the terminal's filter
+    ///   would blur pixel art), larger reductions are area averages here.
     public static func compute(canvasWidth cw: Int, canvasHeight ch: Int, columns: Int, rows: Int,
                                fit: FitMode = .fit, scale: Int? = nil,
                                cell: RenderSize = RenderLayout.halfBlockCell, density: Int? = nil,
@@ -114,9 +117,11 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
             }
         }
         var size = shown
-        // Enlarged by a fraction (or stretched): the terminal can do that from the canvas itself.
+        // Enlarged by a fraction, stretched, or reduced at most by half: the terminal can do that
+        // from the canvas itself (kitty samples bilinearly on its GPU, so down to half size every
+        // canvas pixel still counts). Larger reductions stay area averages here.
         let whole = shown.width % cw == 0 && shown.height % ch == 0 && shown.width / cw == shown.height / ch
-        if terminalScales && shown.width >= cw && shown.height >= ch && !whole {
+        if terminalScales && shown.width * 2 >= cw && shown.height * 2 >= ch && !whole {
             size = RenderSize(width: cw, height: ch)
         }
         let l = RenderLayout(size: size, row: 0, column: 0, cell: cell, shown: shown)

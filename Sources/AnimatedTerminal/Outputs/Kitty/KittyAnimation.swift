@@ -45,10 +45,11 @@ package struct KittyAnimation: Sendable {
         self.stager = stager.flatMap { $0.medium == .direct ? nil : $0 }
     }
 
-    /// The commands' writer and payload for one upload of `data`: the name of a new file or
-    /// shared-memory object holding it, or (no stager, or writing failed) the data inline.
+    /// The commands' writer and payload for one upload of `data` (a prepared frame's payload):
+    /// base64 of the name of a new file or shared-memory object holding it, or (no stager, or
+    /// writing failed) base64 of the data, inline.
     package func transmission(_ data: [UInt8]) -> (KittyGraphics, [UInt8]) {
-        guard let stager else { return (graphics, data) }
+        guard let stager else { return (graphics, data.withUnsafeBytes { Base64.encode($0) }) }
         var g = graphics
         if let name = stager.write(data) {
             g.medium = stager.medium

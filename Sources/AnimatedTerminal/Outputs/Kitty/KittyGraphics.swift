@@ -75,7 +75,8 @@ package struct KittyGraphics: Sendable {
     // MARK: the commands animplay uses
 
     /// Transmits the root frame of image `id` and shows it at the cursor as placement `placement`
-    /// (the cursor stays where it is: `C=1`). `payload`: base64 of the zlib stream of the RGBA.
+    /// (the cursor stays where it is: `C=1`). `payload`: base64 of the zlib stream of the RGBA
+    /// (`KittyAnimation.transmission` of a prepared frame).
     /// `cells`: the cells the terminal stretches the image over (`c=`/`r=`, either may be nil:
     /// kitty computes it from the aspect ratio); nil: one pixel of the image per screen pixel.
     package func transmitAndPlace(id: UInt32, placement: UInt32, size: RenderSize, payload: [UInt8],
@@ -87,8 +88,10 @@ package struct KittyGraphics: Sendable {
 
     /// Transmits and shows a still image at the cursor, without an id (kitty then sends no
     /// reply and the image is the user's, like one `cat` printed), moving the cursor past it.
-    package func transmitStill(size: RenderSize, payload: [UInt8], cells: KittyCells? = nil, to out: inout [UInt8]) {
-        append(keys: "a=T,\(data),s=\(size.width),v=\(size.height)" + (cells?.keys ?? "") + ",q=2",
+    /// `moveCursor` false: the cursor stays where it is (`C=1`).
+    package func transmitStill(size: RenderSize, payload: [UInt8], cells: KittyCells? = nil, moveCursor: Bool = true,
+                               to out: inout [UInt8]) {
+        append(keys: "a=T,\(data),s=\(size.width),v=\(size.height)" + (cells?.keys ?? "") + (moveCursor ? "" : ",C=1") + ",q=2",
                payload: payload[...], to: &out)
     }
 
@@ -120,8 +123,13 @@ package struct KittyGraphics: Sendable {
 }
 
 /// The kitty output's frame preparation, on the producer thread: scales the canvas with
-/// `scaler`, then keeps only the payload kitty receives (base64 of the zlib stream of the
-/// RGBA), so that the frame buffer holds encoded frames and the display thread only writes.
+/// `scaler`, then keeps only the data kitty receives (the zlib stream of the RGBA), so that the
+/// frame buffer holds encoded frames and the display thread only writes.
+///
+/// The frame buffer holds the zlib stream, not its base64 text (made as it is written,
+/// `KittyAnimation.transmission`): a third less memory a frame, so that the 300 frames of a
+/// 1280×720 video (31 MB) fit the buffer's budget and later plays prepare nothing (as base64,
+/// 236 fitted, and every play decoded and compressed the whole video again).
 package struct KittyFramePreparer: FrameScaler {
     package let scaler: any FrameScaler
     /// zlib level: 1 is several times faster than the default 6 for a few percent more bytes.
@@ -130,8 +138,8 @@ package struct KittyFramePreparer: FrameScaler {
     /// and kitty composites the frame over the terminal's own background (exactly).
     package let background: BackgroundMode
 
-    /// The payload is base64 text sent inline; else (`t=t`/`t=s` uploads) the bytes that are
-    /// written to the file or shared memory, base64 being only for the name.
+    /// Frames are sent inline (base64 of the payload); else (`t=t`/`t=s` uploads) the payload
+    /// is written to the file or shared memory, base64 being only for the name.
     package let inline: Bool
     /// zlib-compress (`o=z`, the default); else raw RGBA. Through shared memory or a file raw
     /// RGBA measured a little faster (animplay's CPU for the 640×360×150 GIF in kitty: 0.36 s
@@ -148,6 +156,13 @@ package struct KittyFramePreparer: FrameScaler {
     }
 
     package func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+        if size.width == canvas.width && size.height == canvas.height && scaler is AreaAverageScaler,
+           keepsAlpha {
+            // The canvas's own size (the terminal scales, or it fits as it is) and nothing to
+            // blend: compress the canvas itself rather than a copy of it.
+            let packed = canvas.withUnsafeBytes { compress ? Zlib.compress($0, level: level) : Array($0) }
+            return ScaledFrame(index: index, size: size, pixels: [], payload: packed)
+        }
         var pixels = scaler.scale(canvas, index: index, to: size).pixels
         let w = max(1, size.width)
         if case .color(let r, let g, let b) = background {
@@ -160,8 +175,15 @@ package struct KittyFramePreparer: FrameScaler {
             }
         }
         let packed = compress ? pixels.withUnsafeBytes { Zlib.compress($0, level: level) } : pixels
-        let data = inline ? packed.withUnsafeBytes { Base64.encode($0) } : packed
-        return ScaledFrame(index: index, size: size, pixels: [], payload: data)
+        return ScaledFrame(index: index, size: size, pixels: [], payload: packed)
+    }
+
+    /// The frame goes to kitty with its alpha (kitty composites it): no `--bg` blending here.
+    private var keepsAlpha: Bool {
+        switch background {
+        case .color, .checker: false
+        case .terminal, .terminalBlend: true
+        }
     }
 
     /// Blends every pixel that is not opaque over `under(x, y)` (sRGB, as the cell renderer).
@@ -181,11 +203,9 @@ package struct KittyFramePreparer: FrameScaler {
     }
 
     /// The RGBA a payload carries, or nil if it is not one of ours (tests; fallback to cells).
-    package static func pixels(of payload: [UInt8], size: RenderSize, inline: Bool = true,
-                              compressed: Bool = true) -> [UInt8]? {
+    package static func pixels(of payload: [UInt8], size: RenderSize, compressed: Bool = true) -> [UInt8]? {
         if !compressed { return payload.count == size.width * size.height * 4 ? payload : nil }
-        guard let packed = inline ? Base64.decode(payload) : payload,
-              let rgba = Zlib.decompress(packed, limit: size.width * size.height * 4),
+        guard let rgba = Zlib.decompress(payload, limit: size.width * size.height * 4),
               rgba.count == size.width * size.height * 4 else { return nil }
         return rgba
     }

@@ -111,7 +111,7 @@ package final class KittyOutput: FrameOutput {
         }
         let start = out.count
         let cursor = insideTmux ? (pane ?? TmuxPane(top: 0, left: 0)).cursor(row: layout.row, column: layout.column)
-            : Array("\u{1B}[\(layout.row + 1);\(layout.column + 1)H".utf8)
+            : sink.cursorTo(row: layout.row, column: layout.column)
         animation.show(frame, cursor: cursor, cells: KittyCells(layout), to: &out)
         guard out.count > start else { return }
         out += sink.restoreCursor
@@ -126,11 +126,24 @@ package final class KittyOutput: FrameOutput {
         if !out.isEmpty { sink.write(out) }
     }
 
+    /// Inline playback ends: the animated image (kitty keeps every frame it holds for as long
+    /// as it exists) becomes one still at the same place, which scrolls with the text like a
+    /// printed image. The still goes first, then the animation is deleted: nothing flickers.
+    package func keepInPlace() {
+        guard let frame = current, !frame.payload.isEmpty, let layout = placedAt ?? lastLayout else { return leave() }
+        var out = sink.saveCursor + sink.cursorTo(row: layout.row, column: layout.column)
+        let (graphics, payload) = animation.transmission(frame.payload)
+        graphics.transmitStill(size: frame.size, payload: payload,
+                               cells: layout.size == frame.size ? KittyCells(layout) : nil, moveCursor: false, to: &out)
+        out += sink.restoreCursor
+        animation.delete(to: &out)
+        sink.write(out)
+    }
+
     /// The last frame's pixels (for printing it as cells inside tmux), nil when there is none.
     package func lastFrameCanvas() -> Canvas? {
         guard let frame = current, frame.size.width > 0, frame.size.height > 0,
               let rgba = KittyFramePreparer.pixels(of: frame.payload, size: frame.size,
-                                                   inline: animation.stager == nil,
                                                    compressed: animation.graphics.compressed) else { return nil }
         let canvas = Canvas(width: frame.size.width, height: frame.size.height)
         canvas.withUnsafeMutableBytes { dst in rgba.withUnsafeBytes { dst.copyMemory(from: $0) } }

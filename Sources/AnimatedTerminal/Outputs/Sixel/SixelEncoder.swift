@@ -10,7 +10,8 @@ import AnimatedCore
 /// - the palette of the first frame is shared by every later frame while it serves, i.e. while a
 ///   frame mapped to it stays within `tolerance` dB of the first frame's own fidelity (or above
 ///   `goodEnough` dB): the colours of a still background never change between frames;
-/// - a frame it does not serve (a scene change) gets a palette of its own.
+/// - a frame it does not serve (a scene change) gets a palette of its own, which is shared
+///   from then on, measured against that frame's fidelity.
 /// No error diffusion: dither noise would change between frames of a still scene (shimmer) and
 /// costs bytes (runs break up).
 ///
@@ -77,7 +78,8 @@ package final class SixelEncoder {
         if let shared {
             if map.palette != shared.palette || map.exact != shared.exact { map.setPalette(shared.palette, exact: shared.exact) }
             // Decided on every 4th row (mapping twice, to the shared palette and then to a new
-            // one, was a third of a frame's time at 1200×675); the whole frame is mapped once.
+            // one, was a third of a frame's time at 1200×675); each row is mapped once when the
+            // shared palette serves, the whole frame again when it does not.
             var sampled: UInt64 = 0, rows = 0
             for y in stride(from: 0, to: height, by: 4) {
                 sampled &+= map.map(rgb: rgb + y * width * 3, pixels: width, into: indices + y * width)
@@ -87,12 +89,23 @@ package final class SixelEncoder {
             lastUsedSharedPalette = psnr >= Self.goodEnough || psnr >= sharedPSNR - Self.tolerance
             chosen = shared.palette
             if lastUsedSharedPalette {
-                error = map.map(rgb: rgb, pixels: pixels, into: indices)
+                // The sampled rows are mapped already: the other three of every four remain.
+                error = sampled
+                for y in stride(from: 1, to: height, by: 4) {
+                    let rows = min(3, height - y)
+                    error &+= map.map(rgb: rgb + y * width * 3, pixels: rows * width, into: indices + y * width)
+                }
             } else {
+                // The new palette becomes the shared one: the frames after a scene change (or
+                // after a video drifted from its first frame) look like this one, and building
+                // a palette and refilling the map's table for every one of them was a fifth of
+                // a filled video frame's time.
                 let own = buildPalette(rgb: rgb, pixels: pixels)
                 map.setPalette(own.palette, exact: own.exact)
                 error = map.map(rgb: rgb, pixels: pixels, into: indices)
                 chosen = own.palette
+                self.shared = own
+                sharedPSNR = SixelPaletteMap.psnr(squaredError: error, pixels: pixels)
             }
         } else {
             let own = buildPalette(rgb: rgb, pixels: pixels)

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses (AddressSanitizer, -O) outside the package build and runs them.
+# Builds the libFuzzer harnesses (AddressSanitizer, -O) through SwiftPM (Fuzz/Package.swift, build
+# path .build-fuzz) and runs them.
 #
 #   Fuzz/run.sh                    every harness, 1 000 000 executions each
 #   Fuzz/run.sh gif [RUNS]         one harness (gif, apng, webp, jpeg, avif, atlas, terminal, encode)
-#   Fuzz/run.sh smoke              every harness for 12 s (CI: 60 s of fuzzing in all)
+#   Fuzz/run.sh smoke              every harness for 12 s (CI: 96 s of fuzzing in all)
 #   Fuzz/run.sh build              build only
 #   Fuzz/run.sh repro gif FILE...  run inputs once (a crash file, a regression fixture)
 #
-# Everything goes to Fuzz/out (gitignored): the harness binaries, a log per run, crash
+# The harness binaries go to .build-fuzz/release (FUZZ_SCRATCH moves it); everything else to
+# Fuzz/out (gitignored): a log per run, crash
 # artifacts (out/crashes/HARNESS-crash-*), and the corpus libFuzzer grows (Fuzz/corpus-HARNESS,
 # also gitignored), with the tokens in Fuzz/dict/HARNESS.dict. Seeds: Tests/Fixtures (corpus inputs, hostile fixtures, sprite atlases), cut to 16 KiB.
 # Extra libFuzzer flags can be passed in FUZZ_FLAGS; FUZZ_OUT moves Fuzz/out elsewhere.
@@ -26,45 +28,23 @@ harness_file() {
   esac
 }
 
-# AnimatedCore once, as a static library with sanitizer coverage; rebuilt when a source changes.
-# AnimatedTerminal's sources (the terminal reply parser) go into the same module for the harnesses (the
-# terminal files' own `import AnimatedCore` is then ignored with a warning).
-build_lib() {
-  mkdir -p "$OUT"
-  local lib=$OUT/libAnimatedCore.a
-  if [ -f "$lib" ] && [ -z "$(find Sources/AnimatedCore Sources/CGIF Sources/CPNG Sources/CJPEG Sources/CAVIF Sources/CWebP Sources/CCurl Sources/CZlib Sources/CSixel Sources/AnimatedTerminal Sources/CImageQuant -newer "$lib" -type f | head -1)" ]; then
-    return
-  fi
-  echo "fuzz: building AnimatedCore with -sanitize=fuzzer,address" >&2
-  local srcs=()
-  while IFS= read -r f; do srcs+=("$f"); done < <(find Sources/AnimatedCore Sources/AnimatedTerminal -name '*.swift' | sort)
-  # The CPNG C target, with the same instrumentation, goes into the same archive.
-  clang -O2 -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CPNG/include" \
-      -c "$ROOT/Sources/CPNG/animplay_png.c" -o "$OUT/animplay_png.o"
-  clang -O2 -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CPNG/include" \
-      -c "$ROOT/Sources/CPNG/animplay_png_write.c" -o "$OUT/animplay_png_write.o"
-  clang -O2 -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CJPEG/include" \
-      -c "$ROOT/Sources/CJPEG/animplay_jpeg.c" -o "$OUT/animplay_jpeg.o"
-  (cd "$OUT" && swiftc -O -parse-as-library -sanitize=fuzzer,address -swift-version 6 \
-      -module-name AnimatedCore -package-name animplay -emit-module -emit-module-path "$OUT/AnimatedCore.swiftmodule" \
-      -emit-library -static -o "$lib" \
-      -I "$ROOT/Sources/CGIF" -I "$ROOT/Sources/CPNG/include" -I "$ROOT/Sources/CJPEG/include" -I "$ROOT/Sources/CAVIF" -I "$ROOT/Sources/CWebP" -I "$ROOT/Sources/CCurl" -I "$ROOT/Sources/CZlib" \
-      -I "$ROOT/Sources/CSixel" -I "$ROOT/Sources/CImageQuant" -Xcc -I/usr/include/sixel \
-      "${srcs[@]/#/$ROOT/}" "$OUT/animplay_png.o" "$OUT/animplay_png_write.o" "$OUT/animplay_jpeg.o")
-}
-
-build_harness() {
-  local h=$1 bin=$OUT/fuzz-$1 file
-  file=$(harness_file "$h")
-  if [ -x "$bin" ] && [ -z "$(find "$OUT/libAnimatedCore.a" Fuzz/Harnesses -newer "$bin" -type f | head -1)" ]; then
-    return
-  fi
-  echo "fuzz: linking $bin" >&2
-  swiftc -O -parse-as-library -sanitize=fuzzer,address -swift-version 6 -package-name animplay \
-    -I "$OUT" -I Sources/CGIF -I Sources/CPNG/include -I Sources/CJPEG/include -I Sources/CAVIF -I Sources/CWebP -I Sources/CCurl -I Sources/CZlib -I Sources/CSixel -I Sources/CImageQuant -Xcc -I/usr/include/sixel \
-    Fuzz/Harnesses/FuzzSupport.swift "Fuzz/Harnesses/$file" \
-    -L "$OUT" -lAnimatedCore -lgif -lpng16 -ljpeg -lavif -lwebp -lwebpdemux -lwebpmux -limagequant -lz -lsixel \
-    -o "$bin" 2> >(grep -v "ld.gold: warning: Cannot export local symbol" >&2)
+# The harnesses are a SwiftPM package of their own (Fuzz/Package.swift) with its own build path,
+# so the package's normal builds never see the sanitizers. SwiftPM passes `--sanitize fuzzer
+# --sanitize address` to swiftc as two `-sanitize=` options, and the Swift driver hands only the
+# LAST one to the frontend (checked with `swiftc -driver-print-jobs`): the Swift objects would get
+# AddressSanitizer but no coverage counters, and libFuzzer would fuzz blind ("Is the code
+# instrumented for coverage?"). `-Xswiftc -sanitize=fuzzer,address` comes last and names both;
+# the `--sanitize` options stay for the C targets (clang adds them up) and the link.
+# `-enable-testing`: the harnesses `@testable import` the decoders and the reply parser (`package`).
+SCRATCH=${FUZZ_SCRATCH:-$ROOT/.build-fuzz}
+SWIFTPM=(-c release --package-path "$ROOT/Fuzz" --scratch-path "$SCRATCH" --sanitize fuzzer --sanitize address
+         -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing)
+BIN=
+build_all() {
+  [ -n "$BIN" ] && return
+  echo "fuzz: building the harnesses (swift build ${SWIFTPM[*]})" >&2
+  swift build -q "${SWIFTPM[@]}" 2> >(grep -v "ld.gold: warning: Cannot export local symbol" >&2) >&2
+  BIN=$(swift build "${SWIFTPM[@]}" --show-bin-path)
 }
 
 # Seeds for one harness: the files of its kind under Tests/Fixtures (up to 256 KiB each).
@@ -87,14 +67,14 @@ seed_dir() {
 
 run() {
   local h=$1; shift
-  build_lib; build_harness "$h"
+  build_all
   local corpus=$ROOT/Fuzz/corpus-$h seeds log=$OUT/fuzz-$h${LOG_SUFFIX:-}.log
   seeds=$(seed_dir "$h")
   mkdir -p "$corpus" "$OUT/crashes"
   echo "fuzz: $h $* (log: $log)" >&2
   local status=0
   # shellcheck disable=SC2086
-  "$OUT/fuzz-$h" "$corpus" "$seeds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+  "$BIN/fuzz-$h" "$corpus" "$seeds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
     -print_final_stats=1 -artifact_prefix="$OUT/crashes/$h-" -dict="$ROOT/Fuzz/dict/$h.dict" \
     "$@" ${FUZZ_FLAGS:-} >"$log" 2>&1 || status=$?
   local done cov
@@ -111,9 +91,9 @@ run() {
 cmd=${1:-all}
 case $cmd in
   build)
-    build_lib; for h in "${HARNESSES[@]}"; do build_harness "$h"; done ;;
+    build_all ;;
   smoke)
-    build_lib; for h in "${HARNESSES[@]}"; do build_harness "$h"; done
+    build_all
     # A fixed seed (FUZZ_SEED to change): the smoke mutates the same way on every run, so a
     # finding in CI replays here; only how far it gets in 12 s depends on the machine.
     for h in "${HARNESSES[@]}"; do LOG_SUFFIX=-smoke run "$h" -max_total_time=12 -runs=100000000 -seed="${FUZZ_SEED:-1}"; done ;;
@@ -122,8 +102,8 @@ case $cmd in
     for h in "${HARNESSES[@]}"; do run "$h" -runs="$runs"; done ;;
   repro)
     h=${2:?harness}; shift 2
-    build_lib; build_harness "$h"
-    "$OUT/fuzz-$h" -runs=1 "$@" ;;
+    build_all
+    "$BIN/fuzz-$h" -runs=1 "$@" ;;
   *)
     harness_file "$cmd" >/dev/null
     run "$cmd" -runs="${2:-1000000}" ;;

@@ -9,8 +9,15 @@ ImageMagick `import` screenshots: 10 of 32 failed spread over 4 workers, 9 group
 With Tests/kitty/screenshot.py (an X connection, no process per screenshot) all 32 passed on one
 worker at load 15.
 """
-import os, sys
+import os, signal, sys
 import pytest
+
+# A shell starts a background job (`scripts/test &`, a CI step run as a job) with SIGINT and
+# SIGQUIT ignored, and an ignored signal stays ignored across exec: animplay would then keep
+# ignoring the Ctrl-C the signal tests send, and exit 0 (4 tests failed that way). A handler set
+# here is reset to the default action in every program the tests start.
+signal.signal(signal.SIGINT, signal.default_int_handler)
+signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
 for suite in ('pty', 'kitty'):   # ptyharness, requires, kittyharness: shared by every suite

@@ -1,4 +1,5 @@
-import AnimatedCore
+@testable import AnimatedCore
+import FuzzSupport
 
 /// libFuzzer entry for the APNG decoder (see Fuzz/run.sh).
 @_cdecl("LLVMFuzzerTestOneInput")

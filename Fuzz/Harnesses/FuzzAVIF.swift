@@ -1,4 +1,5 @@
-import AnimatedCore
+@testable import AnimatedCore
+import FuzzSupport
 
 /// libFuzzer entry for the AVIF decoder (libavif; see Fuzz/run.sh).
 @_cdecl("LLVMFuzzerTestOneInput")

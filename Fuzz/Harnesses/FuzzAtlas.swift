@@ -1,4 +1,4 @@
-import AnimatedCore
+@testable import AnimatedCore
 
 /// libFuzzer entry for the sprite-atlas JSON reader (TexturePacker/Aseprite), see Fuzz/run.sh.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,4 +1,5 @@
-import AnimatedCore
+@testable import AnimatedCore
+import FuzzSupport
 
 /// libFuzzer entry for the encoders, driven through the decoders (see Fuzz/run.sh): whatever
 /// animplay decodes from the input (GIF, APNG or WebP) is encoded as APNG, lossless WebP and GIF,

@@ -1,19 +1,19 @@
-import AnimatedCore
+@testable import AnimatedCore
 
 /// What every image harness does with one input: open it with a small budget, composite every
 /// frame in order, then drive one compositor through a random order of requests.
 ///
 /// The limits are small so that the fuzzer spends its time on parsing and decoding paths, not on
 /// clearing huge canvases; they are still checked the same way as the defaults.
-enum FuzzSupport {
-    static let limits = DecodeLimits(maxDimension: 1024, maxPixels: 1 << 18, maxFrames: 1024,
-                                     maxDecodedBytes: 16 << 20)
-    static let options = DecodeOptions(limits: limits)
+package enum FuzzSupport {
+    package static let limits = DecodeLimits(maxDimension: 1024, maxPixels: 1 << 18, maxFrames: 1024,
+                                             maxDecodedBytes: 16 << 20)
+    package static let options = DecodeOptions(limits: limits)
     /// Frames composited per input (a 1024-frame file still runs in milliseconds).
-    static let maxFrames = 256
+    package static let maxFrames = 256
 
-    static func exercise(_ data: UnsafePointer<UInt8>, _ size: Int,
-                         open: (ByteSource) throws(AnimatedError) -> any AnimationDecoder) {
+    package static func exercise(_ data: UnsafePointer<UInt8>, _ size: Int,
+                                 open: (ByteSource) throws(AnimatedError) -> any AnimationDecoder) {
         let source = ByteSource(bytes: UnsafeBufferPointer(start: data, count: size))
         guard let decoder = try? open(source) else { return }
         let info = decoder.info
@@ -51,19 +51,20 @@ enum FuzzSupport {
     }
 
     /// FNV-1a over bytes: the canvas fingerprint, and the seed of the request order.
-    static func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    package static func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0xcbf29ce484222325
         for b in bytes { h = (h ^ UInt64(b)) &* 0x100000001b3 }
         return h
     }
 
-    static func hash(_ canvas: Canvas) -> UInt64 { canvas.withUnsafeBytes { fnv($0.assumingMemoryBound(to: UInt8.self)) } }
+    package static func hash(_ canvas: Canvas) -> UInt64 { canvas.withUnsafeBytes { fnv($0.assumingMemoryBound(to: UInt8.self)) } }
 }
 
 /// SplitMix64: a small deterministic generator.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
+package struct SplitMix64 {
+    package var state: UInt64
+    package init(state: UInt64) { self.state = state }
+    package mutating func next() -> UInt64 {
         state &+= 0x9E3779B97F4A7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9

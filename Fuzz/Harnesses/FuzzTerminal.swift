@@ -1,4 +1,5 @@
-import AnimatedCore
+@testable import AnimatedCore
+@testable import AnimatedTerminal
 
 /// libFuzzer entry for the terminal reply parser (bytes a hostile terminal or a user could send
 /// while the probe waits), see Fuzz/run.sh. Besides not crashing: the events do not depend on

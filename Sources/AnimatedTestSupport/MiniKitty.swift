@@ -20,6 +20,8 @@ package struct MiniKitty {
     package var stills: [[UInt8]] = []            // images transmitted without an id
     package var commands: [[String: String]] = [] // every command's keys (first chunk of each)
     package var chunkSizes: [Int] = []
+    /// The pixel format (`f=`: 24 RGB, 32 RGBA) of every transmission decoded, in order.
+    package var formats: [Int] = []
     package var text: [UInt8] = []
     package var errors: [String] = []
     private var pending: (keys: [String: String], data: [UInt8])?
@@ -93,15 +95,19 @@ package struct MiniKitty {
     }
 
     package mutating func pixels(_ keys: [String: String], _ data: [UInt8]) -> [UInt8]? {
-        guard keys["f"] == "32", let w = Int(keys["s"] ?? ""), let h = Int(keys["v"] ?? ""),
+        guard keys["f"] == "32" || keys["f"] == "24", let w = Int(keys["s"] ?? ""), let h = Int(keys["v"] ?? ""),
               let text = Base64.decode(data), let bytes = read(keys["t"] ?? "d", text) else {
             errors.append("undecodable payload \(keys)"); return nil
         }
-        // o=z: a zlib stream; else raw RGBA (allowed only for t=t/t=s: inline data is compressed).
-        let rgba = keys["o"] == "z" ? Zlib.decompress(bytes, limit: w * h * 4)
+        // o=z: a zlib stream; else raw data (allowed only for t=t/t=s: inline data is compressed).
+        // f=24: RGB, which kitty shows as opaque RGBA.
+        let channels = keys["f"] == "24" ? 3 : 4
+        let data = keys["o"] == "z" ? Zlib.decompress(bytes, limit: w * h * channels)
             : (keys["t"] ?? "d") != "d" ? bytes : nil
-        guard let rgba, rgba.count == w * h * 4 else { errors.append("undecodable payload \(keys)"); return nil }
-        return rgba
+        guard let data, data.count == w * h * channels else { errors.append("undecodable payload \(keys)"); return nil }
+        if channels == 4 { formats.append(32); return data }
+        formats.append(24)
+        return KittyFramePreparer.rgba(fromRGB: data)
     }
 
     /// The data of a transmission, as kitty reads it: inline, or from the temporary file /

@@ -122,6 +122,55 @@ import AnimatedTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
+    /// Opaque frames go as RGB (`f=24`), frames with alpha as RGBA (`f=32`), mixed in one
+    /// animation (root, added frames, the spare's replacements, a still): the terminal shows
+    /// each frame's RGBA either way. Inline and through shared memory, compressed and raw.
+    @Test(arguments: [(KittyMedium.direct, true), (.sharedMemory, true), (.file, false)])
+    func opaqueFramesGoAsRGBAndShowTheSamePixels(medium: KittyMedium, compress: Bool) throws {
+        let size = RenderSize(width: 6, height: 4)
+        let canvases = (0..<4).map { i -> Canvas in
+            let c = noisyCanvas(6, 4, seed: UInt32(21 + i))
+            if i != 1 { for p in 0..<24 { c.pixels[p * 4 + 3] = 255 } }   // frame 1 keeps its alpha
+            return c
+        }
+        canvases[3].pixels[23 * 4 + 3] = 254                                  // last pixel not opaque
+        let preparer = KittyFramePreparer(medium: medium, compress: compress)
+        let frames = canvases.enumerated().map { i, c in preparer.scale(c, index: i, to: size) }
+        #expect(frames.map(\.channels) == [3, 4, 3, 4])
+        if !compress { #expect(frames.map(\.payload.count) == [72, 96, 72, 96]) }
+        let expected = canvases.map { Array($0.pixels) }
+        for (f, e) in zip(frames, expected) {
+            #expect(KittyFramePreparer.pixels(of: f.payload, size: size, channels: f.channels, compressed: compress) == e)
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("animplay-rgb-\(getpid())-\(medium.rawValue)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var graphics = KittyGraphics()
+        graphics.compressed = compress
+        // 3 slots: frames 0 and 1 kept, 2 and 3 through the spare (replaced on every show).
+        var anim = KittyAnimation(id: 4, graphics: graphics, storageBytes: 3 * 96,
+                                  stager: KittyStager(medium: medium, directory: dir.path))
+        var term = MiniKitty()
+        for _ in 0..<2 {
+            for (i, f) in frames.enumerated() {
+                var out: [UInt8] = []
+                anim.show(f, cursor: [], to: &out)
+                term.feed(out)
+                #expect(term.shown(4) == expected[i])
+            }
+        }
+        var out: [UInt8] = []
+        let (g, payload) = anim.transmission(frames[2].payload)
+        g.transmitStill(size: size, payload: payload, channels: frames[2].channels, to: &out)
+        term.feed(out)
+        #expect(term.errors.isEmpty, "\(term.errors)")
+        #expect(term.stills == [expected[2]])
+        #expect(term.formats == [24, 32, 24, 32, 24, 32, 24])
+        #expect(term.commands.filter { $0["a"] == "T" || $0["a"] == "f" }.map { $0["f"] }
+                == ["24", "32", "24", "32", "24", "32", "24"])
+        #expect(anim.heldCount == 2 && anim.streams)
+    }
+
     @Test func mediumIsChosenFromTheProbeAndNeverOverSSH() {
         let both: [UInt32: String] = [KittyMedium.fileProbeID: "OK", KittyMedium.sharedMemoryProbeID: "OK"]
         #expect(KittyMedium.choose(replies: both, env: [:]) == .sharedMemory)
@@ -184,13 +233,15 @@ import AnimatedTestSupport
         let size = RenderSize(width: 4, height: 4)
         let canvas = solidCanvas(4, 4, (255, 0, 0, 128))
         let onBlue = KittyFramePreparer(background: .color(0, 0, 255)).scale(canvas, index: 0, to: size)
-        let px = KittyFramePreparer.pixels(of: onBlue.payload, size: size)!
+        #expect(onBlue.channels == 3)                 // blended: opaque, sent as RGB
+        let px = KittyFramePreparer.pixels(of: onBlue.payload, size: size, channels: 3)!
         #expect(Array(px.prefix(4)) == [128, 0, 127, 255])
         let kept = KittyFramePreparer().scale(canvas, index: 0, to: size)
+        #expect(kept.channels == 4)
         #expect(Array(KittyFramePreparer.pixels(of: kept.payload, size: size)!.prefix(4)) == [255, 0, 0, 128])
         let checker = KittyFramePreparer(background: .checker).scale(solidCanvas(8, 8, (0, 0, 0, 0)), index: 0,
                                                                      to: RenderSize(width: 8, height: 8))
-        let cp = KittyFramePreparer.pixels(of: checker.payload, size: RenderSize(width: 8, height: 8))!
+        let cp = KittyFramePreparer.pixels(of: checker.payload, size: RenderSize(width: 8, height: 8), channels: checker.channels)!
         #expect(cp[0] == 0x99 && cp[4 * 4] == 0x66 && cp[3] == 255)
     }
 

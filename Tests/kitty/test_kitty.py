@@ -88,14 +88,15 @@ def test_three_plays_upload_each_frame_once_and_quit_leaves_the_last_frame(displ
         mine = [c for c in cmds if c['id'] == image]
         uploads = [c for c in mine if c['action'] in ('T', 'f')]
         assert [c['action'] for c in uploads] == ['T', 'f', 'f']
-        # Every upload is zlib-compressed, inline or through shared memory / a file (kitty is local).
-        assert all(c['quiet'] == 1 and c['format'] == 32 and c['compressed'] == 'z' for c in uploads)
+        # Every upload is zlib-compressed, inline or through shared memory / a file (kitty is local);
+        # the frames are opaque, so they go as RGB (f=24), the still too.
+        assert all(c['quiet'] == 1 and c['format'] == 24 and c['compressed'] == 'z' for c in uploads)
         switches = [c['num_cells'] for c in mine if c['action'] == 'a']   # kitty prints c= as num_cells
         assert switches == [2, 3, 1, 2, 3, 1, 2, 3]
         # Exit: the animation image is deleted (all frames), the last frame printed as a still.
         assert mine[-1]['action'] == 'd' and mine[-1]['delete_action'] == 'I'
         last = cmds[-1]
-        assert last['action'] == 'T' and last['id'] == 0
+        assert last['action'] == 'T' and last['id'] == 0 and last['format'] == 24
         counts = k.wait_for(lambda: (lambda c: c if c[BLUE] > 20000 else None)(k.screen_colors(COLORS)),
                             what='the last frame on the normal screen')
         assert counts[RED] == 0 and counts[GREEN] == 0
@@ -301,6 +302,32 @@ def test_soft_alpha_shows_as_in_a_browser(display, tmp_path):
         assert all(max(abs(a - b) for a, b in zip(g, w)) <= 2 for g, w in zip(got, want)), (got, want)
         k.send_text('q')
         assert k.exit_status() == 0
+    finally:
+        k.close()
+
+
+def test_opaque_root_as_rgb_then_a_frame_with_alpha_shows_as_in_a_browser(display, tmp_path):
+    # An opaque frame goes as RGB (f=24), one with alpha as RGBA (f=32), in the same image: the
+    # ramp added after an opaque root is composited over kitty's black, not over the root.
+    from apngwriter import write_apng
+    ramp = [kittyharness.RAMP_COLOURS[x // 8] + (kittyharness.RAMP_ALPHAS[x % 8],) for y in range(8) for x in range(16)]
+    opaque = [kittyharness.RAMP_COLOURS[x // 8] + (255,) for y in range(8) for x in range(16)]
+    path = str(tmp_path / 'opaque-then-ramp.png')
+    write_apng(path, 16, 8, [opaque, ramp], delay_ms=400, plays=0)
+    k = Kitty(display, ['--graphics', 'kitty', '--loop', '0', path])
+    try:
+        want = [kittyharness.browser_blend(kittyharness.RAMP_COLOURS[x // 8], kittyharness.RAMP_ALPHAS[x % 8], (0, 0, 0))
+                for x in range(16)]
+        def ramp_shown():
+            got = kittyharness.ramp_columns(k.screenshot())
+            return got if got and all(max(abs(a - b) for a, b in zip(g, w)) <= 2 for g, w in zip(got, want)) else None
+        k.wait_for(ramp_shown, what='the ramp frame as a browser shows it')
+        k.send_text('q')
+        assert k.exit_status() == 0
+        cmds = settled(k, last_still=False)
+        image = our_image(cmds)
+        uploads = [c for c in cmds if c['id'] == image and c['action'] in ('T', 'f')]
+        assert [(c['action'], c['format']) for c in uploads] == [('T', 24), ('f', 32)]
     finally:
         k.close()
 

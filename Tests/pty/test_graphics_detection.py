@@ -8,7 +8,7 @@ from gifwriter import write_gif
 from test_probe import assert_clean
 
 TMP = tempfile.mkdtemp(prefix='animplay-detect-')
-KITTY_UPLOAD = re.compile(rb'\x1b_Ga=T,i=\d+,p=1,f=32,o=z')
+KITTY_UPLOAD = re.compile(rb'\x1b_Ga=T,i=\d+,p=1,f=(?:24|32),o=z')
 TRUECOLOR_CELLS = re.compile(rb'\x1b\[[0-9;]*48;2;')
 
 
@@ -36,7 +36,7 @@ def test_kitty_without_a_kernel_pixel_size_uses_the_reported_cell_size(gif):
     # No ws_xpixel/ws_ypixel: the CSI 16 t answer (10x20 px cells) sizes the image.
     res = play(gif, t.KITTY)
     assert res.status == 0
-    m = re.search(rb'\x1b_Ga=T,i=\d+,p=1,f=32,o=z,s=(\d+),v=(\d+)', res.output)
+    m = re.search(rb'\x1b_Ga=T,i=\d+,p=1,f=(?:24|32),o=z,s=(\d+),v=(\d+)', res.output)
     # 80x24 cells of 10x20 px = 800x480 px: the 8x4 image enlarged 100 times.
     assert m and (int(m.group(1)), int(m.group(2))) == (800, 400)
     assert_clean(res)
@@ -89,7 +89,7 @@ def test_a_still_image_is_printed_in_pixels(gif):
     write_gif(still, 8, 4, [[(0, 250, 0)] * 32])
     res = t.run(['--graphics', 'kitty', still], t.KITTY, xpixel=800, ypixel=480)
     assert res.status == 0
-    m = re.search(rb'\x1b_Ga=T,f=32,o=z,s=(\d+),v=(\d+),q=2', res.output)
+    m = re.search(rb'\x1b_Ga=T,f=(?:24|32),o=z,s=(\d+),v=(\d+),q=2', res.output)
     assert m and (int(m.group(1)), int(m.group(2))) == (800, 400)
     assert b'\x1b[?1049h' not in res.output          # printed at the cursor, like cat
     assert_clean(res)

@@ -29,11 +29,16 @@ public struct ScaledFrame: Sendable {
     public let pixels: [UInt8]
     /// The output's encoded frame (empty for cells).
     package let payload: [UInt8]
+    /// Bytes a pixel in `payload` when it carries pixels: 4 (RGBA), or 3 (RGB, kept when every
+    /// pixel of the frame is opaque: kitty's `f=24`, a quarter less data to compress and send).
+    package let channels: Int
     /// The cells, when the scaler chose the glyphs itself (`SymbolScaler`).
     package let cells: (any PreparedCells)?
     /// Frame `index` prepared at `size`: pixels, an output's payload, or its cells.
-    package init(index: Int, size: RenderSize, pixels: [UInt8], payload: [UInt8] = [], cells: (any PreparedCells)? = nil) {
-        self.index = index; self.size = size; self.pixels = pixels; self.payload = payload; self.cells = cells
+    package init(index: Int, size: RenderSize, pixels: [UInt8], payload: [UInt8] = [], channels: Int = 4,
+                 cells: (any PreparedCells)? = nil) {
+        self.index = index; self.size = size; self.pixels = pixels; self.payload = payload
+        self.channels = channels; self.cells = cells
     }
     /// Bytes held: pixel data, payload and cells.
     public var byteCount: Int { pixels.count + payload.count + (cells?.byteCount ?? 0) }

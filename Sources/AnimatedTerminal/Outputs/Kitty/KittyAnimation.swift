@@ -72,7 +72,7 @@ package struct KittyAnimation: Sendable {
         if imageSize != frame.size {
             if imageSize != nil { graphics.delete(id: id, to: &out) }
             let (g, payload) = transmission(frame.payload)
-            g.transmitAndPlace(id: id, placement: 1, size: frame.size, payload: payload, cells: cells,
+            g.transmitAndPlace(id: id, placement: 1, size: frame.size, payload: payload, channels: frame.channels, cells: cells,
                                cursor: cursor, to: &out)
             imageSize = frame.size
             slots = max(2, storageBytes / max(1, frame.size.width * frame.size.height * 4))
@@ -87,7 +87,7 @@ package struct KittyAnimation: Sendable {
             number = n
         } else if nextNumber < slots {
             let (g, payload) = transmission(frame.payload)
-            g.addFrame(id: id, size: frame.size, payload: payload, to: &out)
+            g.addFrame(id: id, size: frame.size, payload: payload, channels: frame.channels, to: &out)
             number = nextNumber
             held[frame.index] = number
             nextNumber += 1
@@ -95,14 +95,14 @@ package struct KittyAnimation: Sendable {
         } else if let s = spare {
             if spareHolds != frame.index {
                 let (g, payload) = transmission(frame.payload)
-                g.replaceFrame(id: id, frame: s, size: frame.size, payload: payload, to: &out)
+                g.replaceFrame(id: id, frame: s, size: frame.size, payload: payload, channels: frame.channels, to: &out)
                 spareHolds = frame.index
                 uploads += 1
             }
             number = s
         } else {
             let (g, payload) = transmission(frame.payload)
-            g.addFrame(id: id, size: frame.size, payload: payload, to: &out)
+            g.addFrame(id: id, size: frame.size, payload: payload, channels: frame.channels, to: &out)
             spare = nextNumber; spareHolds = frame.index
             number = nextNumber
             nextNumber += 1

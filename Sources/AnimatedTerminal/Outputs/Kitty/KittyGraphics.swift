@@ -24,9 +24,10 @@ package struct KittyGraphics: Sendable {
 
     package init(tmux: Bool = false) { self.tmux = tmux }
 
-    /// The keys that describe frame data: format, compression, medium.
-    private var data: String {
-        "f=32" + (compressed ? ",o=z" : "") + (medium == .direct ? "" : ",t=\(medium.rawValue)")
+    /// The keys that describe frame data: format (`channels` 3: RGB, `f=24`; else RGBA, `f=32`),
+    /// compression, medium.
+    private func data(_ channels: Int) -> String {
+        (channels == 3 ? "f=24" : "f=32") + (compressed ? ",o=z" : "") + (medium == .direct ? "" : ",t=\(medium.rawValue)")
     }
 
     /// Appends one command with `keys` (e.g. `a=f,i=7,q=2`) and an optional base64 payload.
@@ -76,33 +77,34 @@ package struct KittyGraphics: Sendable {
 
     /// Transmits the root frame of image `id` and shows it at the cursor as placement `placement`
     /// (the cursor stays where it is: `C=1`). `payload`: base64 of the zlib stream of the RGBA
-    /// (`KittyAnimation.transmission` of a prepared frame).
+    /// (`KittyAnimation.transmission` of a prepared frame), or of RGB when `channels` is 3.
     /// `cells`: the cells the terminal stretches the image over (`c=`/`r=`, either may be nil:
     /// kitty computes it from the aspect ratio); nil: one pixel of the image per screen pixel.
-    package func transmitAndPlace(id: UInt32, placement: UInt32, size: RenderSize, payload: [UInt8],
+    package func transmitAndPlace(id: UInt32, placement: UInt32, size: RenderSize, payload: [UInt8], channels: Int = 4,
                                  moveCursor: Bool = false, cells: KittyCells? = nil, cursor: [UInt8] = [],
                                  to out: inout [UInt8]) {
-        append(keys: "a=T,i=\(id),p=\(placement),\(data),s=\(size.width),v=\(size.height)"
+        append(keys: "a=T,i=\(id),p=\(placement),\(data(channels)),s=\(size.width),v=\(size.height)"
                 + (cells?.keys ?? "") + (moveCursor ? "" : ",C=1") + ",q=1", payload: payload[...], cursor: cursor, to: &out)
     }
 
     /// Transmits and shows a still image at the cursor, without an id (kitty then sends no
     /// reply and the image is the user's, like one `cat` printed), moving the cursor past it.
     /// `moveCursor` false: the cursor stays where it is (`C=1`).
-    package func transmitStill(size: RenderSize, payload: [UInt8], cells: KittyCells? = nil, moveCursor: Bool = true,
+    package func transmitStill(size: RenderSize, payload: [UInt8], channels: Int = 4, cells: KittyCells? = nil, moveCursor: Bool = true,
                                to out: inout [UInt8]) {
-        append(keys: "a=T,\(data),s=\(size.width),v=\(size.height)" + (cells?.keys ?? "") + (moveCursor ? "" : ",C=1") + ",q=2",
+        append(keys: "a=T,\(data(channels)),s=\(size.width),v=\(size.height)" + (cells?.keys ?? "") + (moveCursor ? "" : ",C=1") + ",q=2",
                payload: payload[...], to: &out)
     }
 
     /// Adds a frame to image `id` (it becomes the next frame number); not shown until `show`.
-    package func addFrame(id: UInt32, size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
-        append(keys: "a=f,i=\(id),\(data),s=\(size.width),v=\(size.height),q=1", payload: payload[...], to: &out)
+    package func addFrame(id: UInt32, size: RenderSize, payload: [UInt8], channels: Int = 4, to out: inout [UInt8]) {
+        append(keys: "a=f,i=\(id),\(data(channels)),s=\(size.width),v=\(size.height),q=1", payload: payload[...], to: &out)
     }
 
     /// Replaces the data of frame `frame` of image `id` (overwriting, not blending: `X=1`).
-    package func replaceFrame(id: UInt32, frame: Int, size: RenderSize, payload: [UInt8], to out: inout [UInt8]) {
-        append(keys: "a=f,i=\(id),r=\(frame),X=1,\(data),s=\(size.width),v=\(size.height),q=1",
+    package func replaceFrame(id: UInt32, frame: Int, size: RenderSize, payload: [UInt8], channels: Int = 4,
+                              to out: inout [UInt8]) {
+        append(keys: "a=f,i=\(id),r=\(frame),X=1,\(data(channels)),s=\(size.width),v=\(size.height),q=1",
                payload: payload[...], to: &out)
     }
 
@@ -125,6 +127,10 @@ package struct KittyGraphics: Sendable {
 /// The kitty output's frame preparation, on the producer thread: scales the canvas with
 /// `scaler`, then keeps only the data kitty receives (the zlib stream of the RGBA), so that the
 /// frame buffer holds encoded frames and the display thread only writes.
+///
+/// A frame whose every pixel is opaque goes as RGB (`f=24`, `ScaledFrame.channels` 3): a
+/// quarter less data to compress, hold and send, and kitty shows it exactly as the same RGBA
+/// (an opaque frame replaces what is under it whether it is blended or not).
 ///
 /// The frame buffer holds the zlib stream, not its base64 text (made as it is written,
 /// `KittyAnimation.transmission`): a third less memory a frame, so that the 300 frames of a
@@ -160,8 +166,7 @@ package struct KittyFramePreparer: FrameScaler {
            keepsAlpha {
             // The canvas's own size (the terminal scales, or it fits as it is) and nothing to
             // blend: compress the canvas itself rather than a copy of it.
-            let packed = canvas.withUnsafeBytes { compress ? Zlib.compress($0, level: level) : Array($0) }
-            return ScaledFrame(index: index, size: size, pixels: [], payload: packed)
+            return canvas.withUnsafeBytes { pack($0, index: index, size: size) }
         }
         var pixels = scaler.scale(canvas, index: index, to: size).pixels
         let w = max(1, size.width)
@@ -174,8 +179,38 @@ package struct KittyFramePreparer: FrameScaler {
                 return (c, c, c)
             }
         }
-        let packed = compress ? pixels.withUnsafeBytes { Zlib.compress($0, level: level) } : pixels
-        return ScaledFrame(index: index, size: size, pixels: [], payload: packed)
+        return pixels.withUnsafeBytes { pack($0, index: index, size: size) }
+    }
+
+    /// The frame kitty receives for `rgba`: RGB when every pixel is opaque, zlib-compressed
+    /// unless `compress` is off.
+    private func pack(_ rgba: UnsafeRawBufferPointer, index: Int, size: RenderSize) -> ScaledFrame {
+        if let rgb = Self.opaqueRGB(rgba) {
+            let packed = compress ? rgb.withUnsafeBytes { Zlib.compress($0, level: level) } : rgb
+            return ScaledFrame(index: index, size: size, pixels: [], payload: packed, channels: 3)
+        }
+        let packed = compress ? Zlib.compress(rgba, level: level) : Array(rgba)
+        return ScaledFrame(index: index, size: size, pixels: [], payload: packed, channels: 4)
+    }
+
+    /// The RGB of `rgba` if every pixel is opaque, else nil (the copy stops at the first pixel
+    /// that is not, so a frame with alpha costs at most one pass).
+    package static func opaqueRGB(_ rgba: UnsafeRawBufferPointer) -> [UInt8]? {
+        let n = rgba.count / 4
+        guard n > 0, let base = rgba.baseAddress else { return nil }
+        let src = base.assumingMemoryBound(to: UInt8.self)
+        var opaque = true
+        let rgb = [UInt8](unsafeUninitializedCapacity: n * 3) { dst, count in
+            let d = dst.baseAddress!
+            var s = src, o = d
+            for _ in 0..<n {
+                if s[3] != 255 { opaque = false; break }
+                o[0] = s[0]; o[1] = s[1]; o[2] = s[2]
+                s += 4; o += 3
+            }
+            count = opaque ? n * 3 : 0
+        }
+        return opaque ? rgb : nil
     }
 
     /// The frame goes to kitty with its alpha (kitty composites it): no `--bg` blending here.
@@ -202,12 +237,23 @@ package struct KittyFramePreparer: FrameScaler {
         }
     }
 
-    /// The RGBA a payload carries, or nil if it is not one of ours (tests; fallback to cells).
-    package static func pixels(of payload: [UInt8], size: RenderSize, compressed: Bool = true) -> [UInt8]? {
-        if !compressed { return payload.count == size.width * size.height * 4 ? payload : nil }
-        guard let rgba = Zlib.decompress(payload, limit: size.width * size.height * 4),
-              rgba.count == size.width * size.height * 4 else { return nil }
-        return rgba
+    /// The RGBA a payload of `channels` bytes a pixel carries (RGB made opaque), or nil if it
+    /// is not one of ours (tests; fallback to cells).
+    package static func pixels(of payload: [UInt8], size: RenderSize, channels: Int = 4,
+                               compressed: Bool = true) -> [UInt8]? {
+        let count = size.width * size.height * channels
+        let data = compressed ? Zlib.decompress(payload, limit: count) : payload
+        guard let data, data.count == count, channels == 3 || channels == 4 else { return nil }
+        return channels == 4 ? data : rgba(fromRGB: data)
+    }
+
+    /// RGB expanded to opaque RGBA.
+    package static func rgba(fromRGB rgb: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 255, count: rgb.count / 3 * 4)
+        for i in 0..<(rgb.count / 3) {
+            out[i * 4] = rgb[i * 3]; out[i * 4 + 1] = rgb[i * 3 + 1]; out[i * 4 + 2] = rgb[i * 3 + 2]
+        }
+        return out
     }
 }
 

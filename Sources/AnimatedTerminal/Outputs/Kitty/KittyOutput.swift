@@ -133,7 +133,7 @@ package final class KittyOutput: FrameOutput {
         guard let frame = current, !frame.payload.isEmpty, let layout = placedAt ?? lastLayout else { return leave() }
         var out = sink.saveCursor + sink.cursorTo(row: layout.row, column: layout.column)
         let (graphics, payload) = animation.transmission(frame.payload)
-        graphics.transmitStill(size: frame.size, payload: payload,
+        graphics.transmitStill(size: frame.size, payload: payload, channels: frame.channels,
                                cells: layout.size == frame.size ? KittyCells(layout) : nil, moveCursor: false, to: &out)
         out += sink.restoreCursor
         animation.delete(to: &out)
@@ -143,7 +143,7 @@ package final class KittyOutput: FrameOutput {
     /// The last frame's pixels (for printing it as cells inside tmux), nil when there is none.
     package func lastFrameCanvas() -> Canvas? {
         guard let frame = current, frame.size.width > 0, frame.size.height > 0,
-              let rgba = KittyFramePreparer.pixels(of: frame.payload, size: frame.size,
+              let rgba = KittyFramePreparer.pixels(of: frame.payload, size: frame.size, channels: frame.channels,
                                                    compressed: animation.graphics.compressed) else { return nil }
         let canvas = Canvas(width: frame.size.width, height: frame.size.height)
         canvas.withUnsafeMutableBytes { dst in rgba.withUnsafeBytes { dst.copyMemory(from: $0) } }
@@ -154,7 +154,7 @@ package final class KittyOutput: FrameOutput {
         guard let frame = current, !frame.payload.isEmpty else { return }
         var out: [UInt8] = (indent > 0 ? Array("\r\u{1B}[\(indent)C".utf8) : [])
         let (graphics, payload) = animation.transmission(frame.payload)
-        graphics.transmitStill(size: frame.size, payload: payload,
+        graphics.transmitStill(size: frame.size, payload: payload, channels: frame.channels,
                                cells: (placedAt ?? lastLayout).flatMap { $0.size == frame.size ? KittyCells($0) : nil }, to: &out)
         out += [0x0D, 0x0A]
         sink.write(out)

@@ -13,7 +13,7 @@ public struct RenderSize: Sendable, Hashable, CustomStringConvertible {
 /// A composited frame prepared for the output: what the frame buffer holds and the display
 /// writes. Cells get `pixels` (RGBA, 8-bit sRGB, straight alpha, rows packed, at the render
 /// size); pixel outputs may keep only `payload`, their encoded form (kitty: the zlib
-/// stream of the RGBA), so that the buffer's byte budget counts what is really held.
+/// stream of the RGBA, or of the RGB of an opaque frame), so that the buffer's byte budget counts what is really held.
 ///
 /// With finer symbols (AnimatedTerminal's `SymbolScaler`) the frame holds the chosen cells
 /// instead of pixels (`pixels` is empty): glyph choice is the expensive part, so it is done once

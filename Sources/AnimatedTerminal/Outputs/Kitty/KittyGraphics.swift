@@ -18,7 +18,7 @@ package struct KittyGraphics: Sendable {
     package var tmux: Bool
     /// Where frame data is (`t=`): inline, or named by the payload (see `KittyMedium`).
     package var medium: KittyMedium = .direct
-    /// Frame data is a zlib stream (`o=z`), else raw RGBA.
+    /// Frame data is a zlib stream (`o=z`), else raw pixels (RGBA, or RGB for `f=24`).
     package var compressed = true
     package static let chunkBytes = 4096
 
@@ -77,7 +77,7 @@ package struct KittyGraphics: Sendable {
 
     /// Transmits the root frame of image `id` and shows it at the cursor as placement `placement`
     /// (the cursor stays where it is: `C=1`). `payload`: base64 of the zlib stream of the RGBA
-    /// (`KittyAnimation.transmission` of a prepared frame), or of RGB when `channels` is 3.
+    /// (of RGB when `channels` is 3; `KittyAnimation.transmission` of a prepared frame).
     /// `cells`: the cells the terminal stretches the image over (`c=`/`r=`, either may be nil:
     /// kitty computes it from the aspect ratio); nil: one pixel of the image per screen pixel.
     package func transmitAndPlace(id: UInt32, placement: UInt32, size: RenderSize, payload: [UInt8], channels: Int = 4,
@@ -125,7 +125,7 @@ package struct KittyGraphics: Sendable {
 }
 
 /// The kitty output's frame preparation, on the producer thread: scales the canvas with
-/// `scaler`, then keeps only the data kitty receives (the zlib stream of the RGBA), so that the
+/// `scaler`, then keeps only the data kitty receives (the zlib stream of the pixels), so that the
 /// frame buffer holds encoded frames and the display thread only writes.
 ///
 /// A frame whose every pixel is opaque goes as RGB (`f=24`, `ScaledFrame.channels` 3): a

@@ -20,6 +20,13 @@ def root():
     # Large enough that writing and fsyncing its entry takes a while (the signal tests).
     frames = [[pal[(x + 5 * y + 11 * f) % 200] for y in range(480) for x in range(640)] for f in range(30)]
     write_gif(os.path.join(d, 'big.gif'), 640, 480, frames, delay_cs=4, loops=0)
+    # 64 MB (a comment extension before the frames), so that writing and fsyncing its entry
+    # takes long enough on any machine for the signal tests to see its partial file.
+    two = open(os.path.join(d, 'two.gif'), 'rb').read()
+    gct = 3 << ((two[10] & 7) + 1) if two[10] & 0x80 else 0
+    comment = b'\x21\xfe' + (b'\xff' + b'c' * 255) * (64 << 12) + b'\x00'
+    with open(os.path.join(d, 'huge.gif'), 'wb') as f:
+        f.write(two[:13 + gct] + comment + two[13 + gct:])
     yield d
     shutil.rmtree(d, ignore_errors=True)
 
@@ -132,9 +139,9 @@ def test_a_second_user_cannot_plant_an_entry(server, env, request):
 
 @pytest.mark.parametrize('sig', [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_a_store_interrupted_by_a_signal_leaves_no_part(server, env, root, sig):
-    # A large body takes a while to be written and fsynced: the signal comes while its
+    # A 64 MB body takes a while to be written and fsynced: the signal comes while its
     # partial file exists (watched for in a tight loop).
-    url = server.url('/f/big.gif')
+    url = server.url('/f/huge.gif')
     p = subprocess.Popen([h.binary(), 'info', url], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     parts = []

@@ -91,20 +91,7 @@ def test_keys_typed_while_waiting_reach_the_player(tmp_path):
     """A space typed before the headers came pauses the animation once it starts."""
     gif = tmp_path / 'two.gif'
     write_gif(str(gif), 16, 8, [[RED] * 128, [BLUE] * 128], delay_cs=5, loops=0)
-    body = gif.read_bytes()
-    release = threading.Event()
-    s = socket.socket()
-    s.bind(('127.0.0.1', 0))
-    s.listen(1)
-
-    def serve():
-        c, _ = s.accept()
-        c.recv(65536)
-        release.wait(20)
-        c.sendall(b'HTTP/1.1 200 OK\r\nContent-Type: image/gif\r\nContent-Length: %d\r\nCache-Control: no-store\r\n\r\n'
-                  % len(body) + body)
-        c.close()
-    threading.Thread(target=serve, daemon=True).start()
+    s, release = held_server(gif.read_bytes())
     try:
         url = f'http://127.0.0.1:{s.getsockname()[1]}/two.gif'
         r = h.run([url, '--status'], timeout=20,

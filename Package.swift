@@ -27,16 +27,14 @@ let package = Package(
         .target(name: "CPNG", path: "Sources/CPNG"),
         // libjpeg-turbo behind a setjmp-free C interface (libjpeg62-turbo-dev: scripts/install-deps).
         .target(name: "CJPEG", path: "Sources/CJPEG"),
-        // libavif (dav1d inside); its API reports errors by return value: no shim needed. Linked
-        // by name: its pkg-config adds -DAVIF_DLL, which SwiftPM rejects with a warning.
-        .systemLibrary(name: "CAVIF", path: "Sources/CAVIF", providers: [.apt(["libavif-dev"])]),
+        // libavif (dav1d inside, libavif-dev), loaded with dlopen on the first AVIF (see
+        // animplay_avif.c): headers only at build time, no link.
+        .target(name: "CAVIF", path: "Sources/CAVIF"),
         // libimagequant quantises GIF frames of more than 256 colours (libimagequant-dev).
         .systemLibrary(name: "CImageQuant", path: "Sources/CImageQuant", pkgConfig: "imagequant",
                        providers: [.apt(["libimagequant-dev"])]),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
                        providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "CSixel", path: "Sources/CSixel", pkgConfig: "libsixel",
-                       providers: [.apt(["libsixel-dev"])]),
         // zlib for kitty graphics payloads (o=z).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
@@ -52,7 +50,7 @@ let package = Package(
             name: "AnimatedCore",
             dependencies: ["CGIF", "CPNG", "CJPEG", "CAVIF", "CWebP", "CImageQuant"]
         ),
-        .target(name: "AnimatedTerminal", dependencies: ["AnimatedCore", "CPNG", "CZlib", "CSixel"]),
+        .target(name: "AnimatedTerminal", dependencies: ["AnimatedCore", "CPNG", "CZlib"]),
         .target(name: "AnimatedNet", dependencies: ["AnimatedCore", "CCurl", "CZlib", "CFileGuard"]),
         .executableTarget(
             name: "animplay",

@@ -44,9 +44,10 @@ import Testing
 
     @Test func alphaStretchIsCrabbyAvifsLimitedToFull() throws {
         // 16...235 onto 0...255, rounded as libavif's and CrabbyAvif's limited_to_full_y.
-        let image = avifImageCreate(4, 1, 8, AVIF_PIXEL_FORMAT_YUV444)!
-        defer { avifImageDestroy(image) }
-        #expect(avifImageAllocatePlanes(image, AVIF_PLANES_A.rawValue) == AVIF_RESULT_OK)
+        #expect(animplay_avif_load() == nil)
+        let image = animplay_avifImageCreate(4, 1, 8, AVIF_PIXEL_FORMAT_YUV444)!
+        defer { animplay_avifImageDestroy(image) }
+        #expect(animplay_avifImageAllocatePlanes(image, AVIF_PLANES_A.rawValue) == AVIF_RESULT_OK)
         let values: [UInt8] = [7, 40, 128, 240]
         for (x, v) in values.enumerated() { image.pointee.alphaPlane[x] = v }
         AVIFDecoder.stretchAlpha(image)

@@ -44,7 +44,8 @@ package final class AVIFDecoder: AnimationDecoder {
 
     package init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         if source.isGrowing { throw .invalid("waiting for the whole AVIF") }
-        guard let d = avifDecoderCreate() else { throw .system("libavif could not create a decoder") }
+        if let why = animplay_avif_load() { throw .unsupportedFormat(String(cString: why)) }
+        guard let d = animplay_avifDecoderCreate() else { throw .system("libavif could not create a decoder") }
         decoder = d
         file = .allocate(byteCount: max(source.count, 1), alignment: 16)
         do throws(AnimatedError) {
@@ -61,8 +62,8 @@ package final class AVIFDecoder: AnimationDecoder {
             d.pointee.imageSizeLimit = UInt32(clamping: mayScale ? Self.scaledMaxPixels : limits.maxPixels)
             d.pointee.imageDimensionLimit = UInt32(clamping: mayScale ? max(limits.maxDimension, 65535) : limits.maxDimension)
             d.pointee.imageCountLimit = UInt32(clamping: limits.maxFrames)
-            try Self.check(avifDecoderSetIOMemory(d, file.baseAddress!.assumingMemoryBound(to: UInt8.self), source.count))
-            try Self.check(avifDecoderParse(d))
+            try Self.check(animplay_avifDecoderSetIOMemory(d, file.baseAddress!.assumingMemoryBound(to: UInt8.self), source.count))
+            try Self.check(animplay_avifDecoderParse(d))
             let image = d.pointee.image.pointee
             let fullWidth = Int(image.width), fullHeight = Int(image.height)
             let count = Int(d.pointee.imageCount)
@@ -91,7 +92,7 @@ package final class AVIFDecoder: AnimationDecoder {
             for i in 0..<count {
                 var timing = avifImageTiming()
                 var ms = 0.0
-                if count > 1, avifDecoderNthImageTiming(d, UInt32(i), &timing) == AVIF_RESULT_OK, timing.timescale > 0 {
+                if count > 1, animplay_avifDecoderNthImageTiming(d, UInt32(i), &timing) == AVIF_RESULT_OK, timing.timescale > 0 {
                     ms = Double(timing.durationInTimescales) * 1000 / Double(timing.timescale)
                 }
                 frames.append(FrameInfo(rect: whole, delayMs: ms, dispose: .none, blend: .source, hasAlpha: alpha))
@@ -103,7 +104,7 @@ package final class AVIFDecoder: AnimationDecoder {
             if factor > 1 { info.scaledFrom = ImageSize(width: fullWidth, height: fullHeight) }
             self.info = info
         } catch {
-            avifDecoderDestroy(d)
+            animplay_avifDecoderDestroy(d)
             file.deallocate()
             throw error
         }
@@ -135,7 +136,7 @@ package final class AVIFDecoder: AnimationDecoder {
     }
 
     deinit {
-        avifDecoderDestroy(decoder)
+        animplay_avifDecoderDestroy(decoder)
         file.deallocate()
     }
 
@@ -149,13 +150,13 @@ package final class AVIFDecoder: AnimationDecoder {
             let previous = current
             current = -1
             // The next frame continues the decoder's sequence; any other is sought from its keyframe.
-            let rc = previous >= 0 && index == previous + 1 ? avifDecoderNextImage(decoder) : avifDecoderNthImage(decoder, UInt32(index))
+            let rc = previous >= 0 && index == previous + 1 ? animplay_avifDecoderNextImage(decoder) : animplay_avifDecoderNthImage(decoder, UInt32(index))
             do { try Self.check(rc) } catch {
                 // A failed frame leaves libavif's sequence wherever dav1d stopped, and a later
                 // NthImage would go on from there: what it then decodes would depend on the
                 // order frames were asked for. Start the next request from its keyframe instead,
                 // so a damaged file shows the same frames however it is played (fuzzed).
-                _ = avifDecoderReset(decoder)
+                _ = animplay_avifDecoderReset(decoder)
                 throw .invalid("frame \(index): \(error.message)")
             }
             current = index
@@ -173,13 +174,13 @@ package final class AVIFDecoder: AnimationDecoder {
         if colourAsLimited { decoder.pointee.image.pointee.yuvRange = AVIF_RANGE_LIMITED }
         if factor > 1 { return try blendScaled(onto: canvas) }
         var rgb = avifRGBImage()
-        avifRGBImageSetDefaults(&rgb, decoder.pointee.image)
+        animplay_avifRGBImageSetDefaults(&rgb, decoder.pointee.image)
         rgb.format = AVIF_RGB_FORMAT_RGBA
         rgb.depth = 8
         rgb.alphaPremultiplied = AVIF_FALSE
         rgb.pixels = canvas.pixels.baseAddress
         rgb.rowBytes = UInt32(canvas.rowBytes)
-        do { try Self.check(avifImageYUVToRGB(decoder.pointee.image, &rgb)) } catch {
+        do { try Self.check(animplay_avifImageYUVToRGB(decoder.pointee.image, &rgb)) } catch {
             throw .invalid("frame \(index): \(error.message)")
         }
     }
@@ -198,15 +199,15 @@ package final class AVIFDecoder: AnimationDecoder {
             let rows = min(Self.stripRows, height - y)
             var rect = avifCropRect(x: 0, y: UInt32(y), width: UInt32(width), height: UInt32(rows))
             do {
-                try Self.check(avifImageSetViewRect(&view, image, &rect))
+                try Self.check(animplay_avifImageSetViewRect(&view, image, &rect))
                 var rgb = avifRGBImage()
-                avifRGBImageSetDefaults(&rgb, &view)
+                animplay_avifRGBImageSetDefaults(&rgb, &view)
                 rgb.format = AVIF_RGB_FORMAT_RGBA
                 rgb.depth = 8
                 rgb.alphaPremultiplied = AVIF_FALSE
                 rgb.pixels = strip
                 rgb.rowBytes = UInt32(width * 4)
-                try Self.check(avifImageYUVToRGB(&view, &rgb))
+                try Self.check(animplay_avifImageYUVToRGB(&view, &rgb))
             } catch {
                 throw .invalid("frame 0: \(error.message)")
             }
@@ -241,7 +242,7 @@ package final class AVIFDecoder: AnimationDecoder {
 
     private static func check(_ rc: avifResult) throws(AnimatedError) {
         guard rc != AVIF_RESULT_OK else { return }
-        let text = String(cString: avifResultToString(rc))
+        let text = String(cString: animplay_avifResultToString(rc))
         throw rc == AVIF_RESULT_NOT_IMPLEMENTED ? .unsupportedFormat(text) : .invalid(text)
     }
 }

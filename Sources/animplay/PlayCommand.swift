@@ -225,28 +225,12 @@ struct Play: ParsableCommand {
         }
         let signals = try SignalPipe()
         defer { signals.uninstall() }
-        // One round of terminal queries before anything else owns the tty (graphics, colours):
-        // the background colour is needed before the first frame is prepared.
-        let mediumProbe = graphicsOptions.wantsCells ? nil
-            : KittyMediumProbe(env: GraphicsOptions.environment())
-        var probe = TerminalProbe.run(extraQueries: mediumProbe?.queries ?? [])
-        // Every other way out (errors before the loop): late replies must not reach the shell.
-        defer { TerminalProbe.absorbLate(probe.late) }
-        let medium = mediumProbe?.finish(probe.report) ?? .direct
-        if medium == .sharedMemory {
-            // Objects of earlier runs that were killed before kitty read them (once per run).
-            KittyStager.removeStaleObjects()
-        }
-        // Whatever kitty did not read by the end goes too (after a DA1 round trip: kitty has
-        // then read all it will). On the normal way out the late probe replies are absorbed before.
-        defer { if medium == .sharedMemory { TerminalProbe.settle(); KittyStager.removeLeftovers() } }
-        let (background, backgroundNote) = BackgroundRequest(bg)!.resolve(probe.report)
-        // Chosen before the player starts: the producer prepares frames for this output.
-        // --symbols lowered to what the terminal will show (fonts, kitty's own glyphs).
-        let (symbolOptions, symbolWarning) = self.symbolOptions.resolved(for: probe.report, env: GraphicsOptions.environment())
-        let plan = try graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium,
-                                            memoryBytes: decodeOptions.maxMemoryMb << 20)
-        if let symbolWarning, !plan.isPixels { StandardError.write("animplay: warning: \(symbolWarning)\n") }
+        // One round of terminal queries before anything else owns the tty (graphics, colours);
+        // the output is chosen before the player starts: the producer prepares frames for it.
+        var terminal = try probePlaybackTerminal()
+        defer { terminal.finish() }
+        if let warning = terminal.symbolWarning { StandardError.write("animplay: warning: \(warning)\n") }
+        let plan = terminal.plan, background = terminal.background, symbolOptions = terminal.symbolOptions
         let (preparer, makeOutput) = plan.build(background: background)
         // The player starts before curses so that the first frame is being prepared while the
         // terminal is set up; the kernel's window size is what ncurses will report.
@@ -280,9 +264,9 @@ struct Play: ParsableCommand {
         defer { player.stop() }
         if player.info.provisional, let spool { spool.observe(player.sourceGrowthHandler) }
         let screen = try NcursesScreen()
-        screen.pushBack(typed + probe.typed)
+        screen.pushBack(typed + terminal.probe.typed)
         var facts = screen.facts
-        facts.answered(probe.report)
+        facts.answered(terminal.probe.report)
         let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: facts)
         let path = symbolOptions.cellPath(chosenPath, canSaveCursor: facts.canSaveCursor)
         guard path != .unsupported else {
@@ -293,7 +277,7 @@ struct Play: ParsableCommand {
                                 plainStatus: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
         let sink = PlaybackSink(screen: screen)
         let cellSettings = OutputPlan.CellSettings(mode: colorMode, dither: palette.dither,
-                                                   palette16: probe.report.answeredPalette16)
+                                                   palette16: terminal.probe.report.answeredPalette16)
         let cells = OutputPlan.cells(symbolOptions.symbols)
         let cellOutput = { cells.build(background: background).output(view, sink, cellSettings) }
         // One output per file (a kitty output holds that file's frames in the terminal); after
@@ -313,7 +297,7 @@ struct Play: ParsableCommand {
             loop = PlaybackLoop(player: player, renderSize: playerSize, screen: screen, signals: signals,
                                 output: output, fallback: plan.isPixels && !fellBack ? cellOutput : nil,
                                 showStatus: status, requestedScale: fitMode == .fit ? scale : nil, layoutFor: layoutFor(info))
-            loop.notes = [backgroundNote].compactMap { $0 }
+            loop.notes = [terminal.backgroundNote].compactMap { $0 }
             loop.afterFirstFrame = afterFirstFrame
             afterFirstFrame = nil
             loop.sourceNote = sourceNote
@@ -362,8 +346,8 @@ struct Play: ParsableCommand {
         }
         loop.output.leave()
         // Before the tty's own modes come back (echo): replies the key reader has not seen yet.
-        TerminalProbe.absorbLate(probe.late, seenSentinels: screen.sentinelsSeen)
-        probe.late = nil
+        TerminalProbe.absorbLate(terminal.probe.late, seenSentinels: screen.sentinelsSeen)
+        terminal.probe.late = nil
         screen.end()
         for warning in warnings { StandardError.write("animplay: warning: \(warning)\n") }
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
@@ -513,14 +497,10 @@ struct Play: ParsableCommand {
                           typed: [UInt8] = []) throws(CLIFailure) {
         let signals = try SignalPipe()
         defer { signals.uninstall() }
-        let mediumProbe = graphicsOptions.wantsCells ? nil
-            : KittyMediumProbe(env: GraphicsOptions.environment())
-        var probe = TerminalProbe.run(extraQueries: mediumProbe?.queries ?? [])
-        defer { TerminalProbe.absorbLate(probe.late) }
-        let medium = mediumProbe?.finish(probe.report) ?? .direct
-        let (background, _) = BackgroundRequest(bg)!.resolve(probe.report)
-        let plan = try graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium,
-                                            memoryBytes: decodeOptions.maxMemoryMb << 20)
+        var terminal = try probePlaybackTerminal()
+        defer { terminal.finish() }
+        if let warning = terminal.symbolWarning { StandardError.write("animplay: warning: \(warning)\n") }
+        let plan = terminal.plan, background = terminal.background, symbolOptions = terminal.symbolOptions
         // Tiles are prepared as plain RGBA; the output's own preparer encodes the whole picture.
         var players: [(Player, String)] = []
         defer { for (p, _) in players { p.stop() } }
@@ -549,7 +529,7 @@ struct Play: ParsableCommand {
             players.append((try makePlayer(only, name), name))
         }
         let screen = try NcursesScreen()
-        screen.pushBack(typed + probe.typed)
+        screen.pushBack(typed + terminal.probe.typed)
         let (colorMode, chosenPath) = ColorSelection.choose(colors, facts: screen.facts)
         let path = symbolOptions.cellPath(chosenPath, canSaveCursor: screen.facts.canSaveCursor)
         guard path != .unsupported else {
@@ -561,7 +541,7 @@ struct Play: ParsableCommand {
         let sink = TerminalOutput.sink(fd: screen.outputFD, saveCursor: screen.saveCursor,
                                        restoreCursor: screen.restoreCursor)
         let output = plan.build(background: background).output(
-            view, sink, OutputPlan.CellSettings(mode: colorMode, dither: palette.dither, palette16: probe.report.answeredPalette16))
+            view, sink, OutputPlan.CellSettings(mode: colorMode, dither: palette.dither, palette16: terminal.probe.report.answeredPalette16))
         // A later file, when a tile is free: a URL says it is connecting on the bottom row.
         var failures: [CLIFailure] = []
         let open = { (i: Int) -> (Player, String)? in
@@ -586,8 +566,8 @@ struct Play: ParsableCommand {
         let reported = loop.retired + loop.players
         players = loop.players
         output.leave()
-        TerminalProbe.absorbLate(probe.late, seenSentinels: screen.sentinelsSeen)
-        probe.late = nil
+        TerminalProbe.absorbLate(terminal.probe.late, seenSentinels: screen.sentinelsSeen)
+        terminal.probe.late = nil
         screen.end()
         if !clear && loop.hasFrame && end != .signal(SIGHUP) { output.printLast() }
         if end != .signal(SIGHUP) {

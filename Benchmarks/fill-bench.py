@@ -47,22 +47,15 @@ def players(animplay, nominal, plays, speed=1.0):
 
 def run(cmd, timeout):
     with tempfile.TemporaryDirectory() as d:
-        save, times = os.path.join(d, 'out'), os.path.join(d, 'times')
+        save = os.path.join(d, 'out')
         env = dict(os.environ, TERM='xterm-256color', COLORTERM='truecolor', ANIMPLAY_KITTY_MEDIUM='direct')
         p = subprocess.run([sys.executable, PTYRUN, '--sixel', '--kitty', '--cols', str(COLS), '--rows', str(ROWS),
                             '--xpixel', str(COLS * 10), '--ypixel', str(ROWS * 20), '--timeout', str(timeout),
-                            '--save', save, '--times', times, '--'] + cmd,
+                            '--save', save, '--mark', IMAGE.pattern.decode('latin-1'), '--'] + cmd,
                            capture_output=True, text=True, env=env)
         res = json.loads(p.stdout.strip().splitlines()[-1])
         out = open(save, 'rb').read()
-        m = IMAGE.search(out)
-        first = None
-        if m:
-            for line in open(times):
-                t, n = line.split()
-                if int(n) > m.start():
-                    first = float(t) * 1000
-                    break
+        first = None if res['mark_s'] is None else res['mark_s'] * 1000
         return dict(wall=res['wall'], cpu=res['cpu'], rss=res['maxrss_mb'], bytes=res['bytes'], first=first,
                     exit=res['exit'], images=len(UPLOAD.findall(out)))
 

@@ -117,25 +117,14 @@ def kitty_players(animplay, cols, rows, nominal, plays):
 
 def kitty_run(cmd, cols, rows, timeout):
     """One run under ptyrun.py (10x20-pixel cells); the first image is the first kitty
-    transmission in the saved output, timed by ptyrun's --times log."""
-    import tempfile
-    with tempfile.TemporaryDirectory() as d:
-        save, times = os.path.join(d, 'out'), os.path.join(d, 'times')
-        p = subprocess.run([sys.executable, PTYRUN, '--sixel', '--kitty', '--cols', str(cols), '--rows', str(rows),
-                            '--xpixel', str(cols * 10), '--ypixel', str(rows * 20), '--timeout', str(timeout),
-                            '--save', save, '--times', times, '--'] + cmd, capture_output=True, text=True)
-        res = json.loads(p.stdout.strip().splitlines()[-1])
-        out = open(save, 'rb').read()
-        m = KITTY_IMAGE.search(out)
-        first = None
-        if m:
-            for line in open(times):
-                t, n = line.split()
-                if int(n) > m.start():
-                    first = float(t) * 1000
-                    break
-        return dict(wall=res['wall'], cpu=res['cpu'], rss_mb=res['maxrss_mb'], bytes=res['bytes'],
-                    first_ms=first, exit=res['exit'])
+    transmission, timed by ptyrun (--mark)."""
+    p = subprocess.run([sys.executable, PTYRUN, '--sixel', '--kitty', '--cols', str(cols), '--rows', str(rows),
+                        '--xpixel', str(cols * 10), '--ypixel', str(rows * 20), '--timeout', str(timeout),
+                        '--mark', KITTY_IMAGE.pattern.decode('latin-1'), '--'] + cmd, capture_output=True, text=True)
+    res = json.loads(p.stdout.strip().splitlines()[-1])
+    first = None if res['mark_s'] is None else res['mark_s'] * 1000
+    return dict(wall=res['wall'], cpu=res['cpu'], rss_mb=res['maxrss_mb'], bytes=res['bytes'],
+                first_ms=first, exit=res['exit'])
 
 
 def kitty_bench(a):

@@ -158,60 +158,84 @@ static void animplay_widen_to_rgba(unsigned char *row, uint32_t width, int grey,
 #endif
 }
 
-int animplay_png_decode_rgba(animplay_png_read_fn read, void *context,
-                                           animplay_png_arena *arena,
-                                           uint32_t width, uint32_t height,
-                                           unsigned char *out, size_t stride, char *message) {
-    animplay_png_source src;
-    src.read = read;
-    src.context = context;
-    src.message[0] = 0;
+/* The read struct and its info struct with animplay's error handlers, arena and reading options
+ * (damaged CRCs and Adler-32 tolerated as browsers do, the caller's own size limits); NULL with
+ * `message` set when out of memory. Nothing here can longjmp. */
+static png_structp animplay_png_open(animplay_png_source *src, animplay_png_read_fn read, void *context,
+                                     animplay_png_arena *arena, char *message, png_infop *info) {
+    src->read = read;
+    src->context = context;
+    src->message[0] = 0;
     message[0] = 0;
     animplay_png_arena_reset(arena);
     png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, message,
                                                animplay_png_on_error, animplay_png_on_warning,
                                                arena, animplay_png_arena_malloc, animplay_png_arena_free);
-    if (png == NULL) { strcpy(message, "out of memory"); return -1; }
-    png_infop info = png_create_info_struct(png);
-    if (info == NULL) {
+    if (png == NULL) { strcpy(message, "out of memory"); return NULL; }
+    *info = png_create_info_struct(png);
+    if (*info == NULL) {
         png_destroy_read_struct(&png, NULL, NULL);
         strcpy(message, "out of memory");
-        return -1;
+        return NULL;
     }
-    /* png and info are not modified after setjmp, so they need not be volatile. */
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_read_struct(&png, &info, NULL);
-        return -1;
-    }
-    png_set_read_fn(png, &src, animplay_png_read_callback);
+    png_set_read_fn(png, src, animplay_png_read_callback);
     png_set_crc_action(png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
     png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
     png_set_benign_errors(png, 0);
     png_set_check_for_invalid_index(png, 0);   /* out-of-range palette indices show black */
     png_set_user_limits(png, 0x7fffffffU, 0x7fffffffU);  /* the caller checked its own limits */
+    return png;
+}
 
+typedef struct animplay_png_header {
+    int depth, ctype, interlace, has_trns;
+} animplay_png_header;
+
+/* Reads the header, checks the size the caller expects, and asks libpng for 8-bit RGB(A) or grey
+ * rows (palettes expanded, tRNS to alpha, 16 bits scaled). It longjmps on errors: call it after
+ * the caller's setjmp. */
+static animplay_png_header animplay_png_read_header(png_structp png, png_infop info, uint32_t width, uint32_t height) {
     png_read_info(png, info);
     png_uint_32 w = 0, h = 0;
-    int depth = 0, ctype = 0, interlace = 0;
-    png_get_IHDR(png, info, &w, &h, &depth, &ctype, &interlace, NULL, NULL);
+    animplay_png_header hd = {0, 0, 0, 0};
+    png_get_IHDR(png, info, &w, &h, &hd.depth, &hd.ctype, &hd.interlace, NULL, NULL);
     if (w != width || h != height) png_error(png, "frame size does not match its header");
+    hd.has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    if (hd.ctype == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (hd.ctype == PNG_COLOR_TYPE_GRAY && hd.depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (hd.has_trns) png_set_tRNS_to_alpha(png);
+    if (hd.depth == 16) png_set_scale_16(png);
+    return hd;
+}
 
-    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+/* Grey to RGB and an opaque alpha channel where the image has none: RGBA rows from libpng. */
+static void animplay_png_expand_to_rgba(png_structp png, animplay_png_header hd) {
+    if (hd.ctype == PNG_COLOR_TYPE_GRAY || hd.ctype == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+    if ((hd.ctype & PNG_COLOR_MASK_ALPHA) == 0 && !hd.has_trns) png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+}
+
+int animplay_png_decode_rgba(animplay_png_read_fn read, void *context,
+                                           animplay_png_arena *arena,
+                                           uint32_t width, uint32_t height,
+                                           unsigned char *out, size_t stride, char *message) {
+    animplay_png_source src;
+    png_infop info = NULL;
+    png_structp png = animplay_png_open(&src, read, context, arena, message, &info);
+    if (png == NULL) return -1;
+    /* png and info are not modified after setjmp, so they need not be volatile. */
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return -1;
+    }
+    animplay_png_header hd = animplay_png_read_header(png, info, width, height);
     /* Opaque 8-bit RGB or grey, not interlaced: libpng delivers 3 (1) bytes a pixel and the rows
      * are widened here. (Interlaced passes fill rows pixel by pixel, so they keep libpng's.) */
-    int widen = depth == 8 && !has_trns && interlace == PNG_INTERLACE_NONE
-        && (ctype == PNG_COLOR_TYPE_RGB || ctype == PNG_COLOR_TYPE_GRAY);
-    if (ctype == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
-    if (ctype == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-    if (has_trns) png_set_tRNS_to_alpha(png);
-    if (depth == 16) png_set_scale_16(png);
-    if (!widen) {
-        if (ctype == PNG_COLOR_TYPE_GRAY || ctype == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
-        if ((ctype & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
-    }
+    int widen = hd.depth == 8 && !hd.has_trns && hd.interlace == PNG_INTERLACE_NONE
+        && (hd.ctype == PNG_COLOR_TYPE_RGB || hd.ctype == PNG_COLOR_TYPE_GRAY);
+    if (!widen) animplay_png_expand_to_rgba(png, hd);
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
-    size_t channels = widen ? (ctype == PNG_COLOR_TYPE_RGB ? 3 : 1) : 4;
+    size_t channels = widen ? (hd.ctype == PNG_COLOR_TYPE_RGB ? 3 : 1) : 4;
 #ifdef ANIMPLAY_X86_SSSE3
     int ssse3 = widen && animplay_cpu_has_ssse3();
 #else
@@ -235,44 +259,16 @@ int animplay_png_decode_rows(animplay_png_read_fn read, void *context, animplay_
                              uint32_t width, uint32_t height, unsigned char *row,
                              animplay_png_row_fn on_row, void *row_context, char *message) {
     animplay_png_source src;
-    src.read = read;
-    src.context = context;
-    src.message[0] = 0;
-    message[0] = 0;
-    animplay_png_arena_reset(arena);
-    png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, message,
-                                               animplay_png_on_error, animplay_png_on_warning,
-                                               arena, animplay_png_arena_malloc, animplay_png_arena_free);
-    if (png == NULL) { strcpy(message, "out of memory"); return -1; }
-    png_infop info = png_create_info_struct(png);
-    if (info == NULL) {
-        png_destroy_read_struct(&png, NULL, NULL);
-        strcpy(message, "out of memory");
-        return -1;
-    }
+    png_infop info = NULL;
+    png_structp png = animplay_png_open(&src, read, context, arena, message, &info);
+    if (png == NULL) return -1;
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_read_struct(&png, &info, NULL);
         return -1;
     }
-    png_set_read_fn(png, &src, animplay_png_read_callback);
-    png_set_crc_action(png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
-    png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
-    png_set_benign_errors(png, 0);
-    png_set_check_for_invalid_index(png, 0);
-    png_set_user_limits(png, 0x7fffffffU, 0x7fffffffU);
-    png_read_info(png, info);
-    png_uint_32 w = 0, h = 0;
-    int depth = 0, ctype = 0, interlace = 0;
-    png_get_IHDR(png, info, &w, &h, &depth, &ctype, &interlace, NULL, NULL);
-    if (w != width || h != height) png_error(png, "frame size does not match its header");
-    if (interlace != PNG_INTERLACE_NONE) png_error(png, "an interlaced PNG cannot be decoded row by row");
-    int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
-    if (ctype == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
-    if (ctype == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-    if (has_trns) png_set_tRNS_to_alpha(png);
-    if (depth == 16) png_set_scale_16(png);
-    if (ctype == PNG_COLOR_TYPE_GRAY || ctype == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
-    if ((ctype & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+    animplay_png_header hd = animplay_png_read_header(png, info, width, height);
+    if (hd.interlace != PNG_INTERLACE_NONE) png_error(png, "an interlaced PNG cannot be decoded row by row");
+    animplay_png_expand_to_rgba(png, hd);
     png_read_update_info(png, info);
     if (png_get_rowbytes(png, info) != (size_t)width * 4) png_error(png, "unexpected row size");
     for (uint32_t y = 0; y < height; y++) {

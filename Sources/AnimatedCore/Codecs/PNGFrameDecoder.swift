@@ -66,6 +66,36 @@ final class PNGFrameDecoder {
     /// written before the error keep their pixels.
     func decode(width: Int, height: Int, segments: [PNGDataSegment],
                 into out: UnsafeMutablePointer<UInt8>, stride: Int) throws(AnimatedError) {
+        try run(width: width, height: height, segments: segments) { read in
+            animplay_png_decode_rgba(read, Unmanaged.passUnretained(self).toOpaque(), arena,
+                                     UInt32(width), UInt32(height), out, stride, message)
+        }
+    }
+
+    /// Decodes like `decode`, but row by row: each RGBA row goes to `onRow` (the image is never
+    /// held whole). Interlaced images are refused.
+    func decodeRows(width: Int, height: Int, segments: [PNGDataSegment],
+                    onRow: (Int, UnsafePointer<UInt8>) -> Void) throws(AnimatedError) {
+        let row = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 4)
+        defer { row.deallocate() }
+        try withoutActuallyEscaping(onRow) { onRow throws(AnimatedError) in
+            var sink = onRow
+            try withUnsafeMutablePointer(to: &sink) { sinkPointer throws(AnimatedError) in
+                try run(width: width, height: height, segments: segments) { read in
+                    animplay_png_decode_rows(read, Unmanaged.passUnretained(self).toOpaque(), arena,
+                                             UInt32(width), UInt32(height), row, { context, y, rgba in
+                        context!.assumingMemoryBound(to: ((Int, UnsafePointer<UInt8>) -> Void).self).pointee(Int(y), rgba!)
+                    }, UnsafeMutableRawPointer(sinkPointer), message)
+                }
+            }
+        }
+    }
+
+    /// Sets up the stream for `segments` (the PNG signature and IHDR for the size, then the
+    /// frame's data chunks), runs one of the C decoders with `fill` as libpng's read callback,
+    /// and turns its failure into `.invalid` with libpng's or the reader's message.
+    private func run(width: Int, height: Int, segments: [PNGDataSegment],
+                     _ decode: (animplay_png_read_fn) -> Int32) throws(AnimatedError) {
         putBE32(prefix.baseAddress! + 16, UInt32(width))
         putBE32(prefix.baseAddress! + 20, UInt32(height))
         self.segments = segments
@@ -73,41 +103,10 @@ final class PNGFrameDecoder {
         offset = 0
         segment = 0
         let rc = withExtendedLifetime(self) {
-            animplay_png_decode_rgba({ context, out, count, message in
+            decode({ context, out, count, message in
                 Unmanaged<PNGFrameDecoder>.fromOpaque(context!).takeUnretainedValue()
                     .fill(out!, count: count, message: message!)
-            }, Unmanaged.passUnretained(self).toOpaque(), arena, UInt32(width), UInt32(height), out, stride, message)
-        }
-        self.segments = []
-        phase = .done
-        if rc != 0 { throw .invalid(String(cString: message)) }
-    }
-
-    /// Decodes like `decode`, but row by row: each RGBA row goes to `onRow` (the image is never
-    /// held whole). Interlaced images are refused.
-    func decodeRows(width: Int, height: Int, segments: [PNGDataSegment],
-                    onRow: (Int, UnsafePointer<UInt8>) -> Void) throws(AnimatedError) {
-        putBE32(prefix.baseAddress! + 16, UInt32(width))
-        putBE32(prefix.baseAddress! + 20, UInt32(height))
-        self.segments = segments
-        phase = .prefix
-        offset = 0
-        segment = 0
-        let row = UnsafeMutablePointer<UInt8>.allocate(capacity: width * 4)
-        defer { row.deallocate() }
-        let rc = withoutActuallyEscaping(onRow) { onRow in
-            var sink = onRow
-            return withUnsafeMutablePointer(to: &sink) { sinkPointer in
-                withExtendedLifetime(self) {
-                    animplay_png_decode_rows({ context, out, count, message in
-                        Unmanaged<PNGFrameDecoder>.fromOpaque(context!).takeUnretainedValue()
-                            .fill(out!, count: count, message: message!)
-                    }, Unmanaged.passUnretained(self).toOpaque(), arena, UInt32(width), UInt32(height), row,
-                    { context, y, rgba in
-                        context!.assumingMemoryBound(to: ((Int, UnsafePointer<UInt8>) -> Void).self).pointee(Int(y), rgba!)
-                    }, UnsafeMutableRawPointer(sinkPointer), message)
-                }
-            }
+            })
         }
         self.segments = []
         phase = .done

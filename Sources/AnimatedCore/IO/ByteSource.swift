@@ -58,6 +58,26 @@ public final class ByteSource {
         self.name = name
     }
 
+    /// Everything `fd` yields until end of file, held in memory: for a pipe or a socket, which
+    /// cannot be read at offsets (standard input is fd 0; `name` is what messages call it, e.g.
+    /// `"<stdin>"`). Throws `.limitExceeded` past `limit` bytes and `.unreadable` on a read error.
+    /// A player that should start before the last byte arrives reads a `SpoolBuffer` instead.
+    public convenience init(readingToEndOf fd: Int32, name: String, limit: Int = 1 << 30) throws(AnimatedError) {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { readSome(fd, $0) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .posix(.unreadable, errno, "\(name): ")
+            }
+            if n == 0 { break }
+            guard bytes.count + n <= limit else { throw .limitExceeded("\(name) is larger than \(limit) bytes") }
+            bytes += chunk[0..<n]
+        }
+        self.init(bytes: bytes, name: name)
+    }
+
     /// Reads a spool: what has arrived so far, and more after each `refresh()`.
     public init(spool: SpoolBuffer) {
         storage = .spool(spool)
@@ -156,4 +176,9 @@ public final class ByteSource {
 
     /// All bytes (for formats whose library needs the whole file in memory).
     public func allBytes() throws(AnimatedError) -> [UInt8] { try bytes(at: 0, length: count) }
+}
+
+/// `read(2)` (the name inside `ByteSource` means its own method).
+private func readSome(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    read(fd, buffer.baseAddress, buffer.count)
 }

@@ -18,26 +18,13 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-/// All of stdin, for the "bytes in memory" path.
-func readStandardInput() -> [UInt8] {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = read(0, &chunk, chunk.count)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }
-        bytes += chunk[0..<n]
-    }
-    return bytes
-}
-
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else { fail("usage: frame-dump FILE|- OUTDIR") }
 let (input, outputDirectory) = (arguments[1], arguments[2])
 
 do {
     // A file is read as it is needed; bytes in memory are wrapped as they are.
-    let source = input == "-" ? ByteSource(bytes: readStandardInput(), name: "<stdin>")
+    let source = input == "-" ? try ByteSource(readingToEndOf: 0, name: "<stdin>")
                               : try ByteSource(path: input)
     let decoder = try AnimationLoader.open(source, options: DecodeOptions())
     let info = decoder.info

@@ -20,18 +20,6 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-func readStandardInput() -> [UInt8] {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = read(0, &chunk, chunk.count)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }
-        bytes += chunk[0..<n]
-    }
-    return bytes
-}
-
 func isDirectory(_ path: String) -> Bool {
     var st = stat()
     return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
@@ -47,7 +35,7 @@ CoderRegistry.shared.add(PNMCoder())
 do {
     let decoder: any AnimationDecoder
     if input == "-" {
-        decoder = try AnimationLoader.open(ByteSource(bytes: readStandardInput(), name: "<stdin>"))
+        decoder = try AnimationLoader.open(try ByteSource(readingToEndOf: 0, name: "<stdin>"))
     } else if isDirectory(input) {
         decoder = try FrameSequenceDecoder(folder: input, delayMs: 100)
     } else {

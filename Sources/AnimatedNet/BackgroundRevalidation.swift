@@ -41,6 +41,7 @@ public enum RevalidationState: Sendable, Equatable {
 /// Sendable: its only state is the `Monitor`; the thread owns the request, the download and
 /// the body reader it was given.
 public final class BackgroundRevalidation: Sendable {
+    /// The URL being revalidated.
     public let url: String
     private let state: Monitor<RevalidationState>
 

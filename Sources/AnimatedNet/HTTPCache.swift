@@ -110,7 +110,9 @@ package struct CacheMetadata: Sendable, Equatable {
 /// Sendable: it holds only immutable configuration; shared state is on disk under the lock, or
 /// in the process-wide memory layer's `Monitor`.
 public final class HTTPCache: Sendable {
+    /// The folder holding the entries.
     public let directory: String
+    /// Entries beyond this many bytes are evicted, least recently used first.
     public let maxBytes: Int
     /// Version 2: the body's check is a CRC-32 (version 1's FNV-1a entries read as damaged and
     /// are fetched again once).
@@ -159,6 +161,7 @@ public final class HTTPCache: Sendable {
     /// URL once, as the command line does, saves the copy and its memory).
     public let keepsBodiesInMemory: Bool
 
+    /// A cache in `directory` (made when first stored to) of at most `maxBytes`; `keepsBodiesInMemory`: a hit is read into memory rather than from the entry file.
     public init(directory: String, maxBytes: Int = 512 << 20, keepsBodiesInMemory: Bool = true) {
         self.directory = directory
         self.maxBytes = maxBytes
@@ -426,6 +429,7 @@ public final class HTTPCache: Sendable {
         public var bytes: Int
         /// Seconds since it was fetched or last revalidated.
         public var age: Int
+        /// Still fresh by its headers (played without asking the server).
         public var fresh: Bool
         /// When it was last played or looked up (Unix seconds).
         public var lastUsed: Int
@@ -435,10 +439,13 @@ public final class HTTPCache: Sendable {
 
     /// What `cache info` reports.
     public struct Usage: Sendable {
+        /// Every entry, as `cache info` lists them.
         public var entries: [EntrySummary]
+        /// Bytes of all entries.
         public var bytes: Int { entries.reduce(0) { $0 + $1.bytes } }
         /// Temporary files of interrupted downloads found, and removed (`removedPartBytes`).
         public var removedParts = 0
+        /// Bytes of those removed files.
         public var removedPartBytes = 0
         /// Temporary files of downloads still being stored by live processes.
         public var activeParts = 0

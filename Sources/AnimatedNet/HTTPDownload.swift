@@ -15,9 +15,11 @@ public struct DownloadOptions: Sendable {
     /// A transfer that receives less than `stallBytesPerSecond` on average over this many
     /// seconds (nothing useful: a trickle counts as a stall) is abandoned.
     public var stallTimeoutSeconds = 30
+    /// The least average rate that is not a stall (see `stallTimeoutSeconds`).
     public var stallBytesPerSecond = 1024
     /// The whole transfer, connection included, is abandoned after this many seconds (0: no limit).
     public var maxTimeSeconds = 600
+    /// Redirects followed before the download fails.
     public var maxRedirects = 8
     /// Sent unless `request.userAgent` (or a User-Agent header) replaces it. Not part of a
     /// cache key: set `request.userAgent` for a User-Agent that changes the answer.
@@ -27,6 +29,7 @@ public struct DownloadOptions: Sendable {
     /// Revalidation of a cached copy.
     package var ifNoneMatch: String?
     package var ifModifiedSince: String?
+    /// The defaults above.
     public init() {}
 }
 

@@ -2,9 +2,12 @@ import AnimatedCore
 
 /// One request header set by the user (`--header 'Name: value'`).
 public struct HTTPHeader: Sendable, Hashable {
+    /// The header's name (a token, sent as given).
     public var name: String
+    /// The header's value (no control characters).
     public var value: String
 
+    /// A header `name: value`.
     public init(name: String, value: String) {
         self.name = name; self.value = value
     }
@@ -54,8 +57,10 @@ public struct RequestOptions: Sendable, Hashable {
     public var headers: [HTTPHeader]
     /// Replaces `DownloadOptions.userAgent` (nil: that default is sent).
     public var userAgent: String?
+    /// The Referer to send, if any.
     public var referer: String?
 
+    /// Options sending `headers`, `userAgent` and `referer` (none by default).
     public init(headers: [HTTPHeader] = [], userAgent: String? = nil, referer: String? = nil) {
         self.headers = headers; self.userAgent = userAgent; self.referer = referer
     }

@@ -27,6 +27,7 @@ public struct URLLoadOptions: Sendable {
     /// aborted and `open` (or the decoder reading the download) fails with "cancelled".
     public var cancellation: LoadCancellation?
 
+    /// Options as the properties above say; by default no cache and no progressive opening.
     public init(download: DownloadOptions = DownloadOptions(), cache: HTTPCache? = nil, refresh: Bool = false,
                 progressive: Bool = false, warn: @escaping @Sendable (String) -> Void = { _ in },
                 watch: (@Sendable (SpoolBuffer) -> Void)? = nil, cancellation: LoadCancellation? = nil) {
@@ -47,6 +48,7 @@ public final class LoadCancellation: Sendable {
     }
     private let state = Monitor(State())
 
+    /// A cancellation not yet asked for.
     public init() {}
 
     /// Stops the load (from any thread; later calls do nothing).
@@ -60,6 +62,7 @@ public final class LoadCancellation: Sendable {
         for a in run { a() }
     }
 
+    /// Whether `cancel()` was called (any thread).
     public var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// Runs `action` on `cancel()`, or now if it was already called.

@@ -55,8 +55,9 @@ public struct EncoderOptions: Sendable, Equatable {
     public var quality: Double
     /// WebP: choose lossy or lossless per frame, whichever is smaller (`allow_mixed`).
     public var mixed: Bool
-    /// WebP: keyframe interval bounds (`kmin`/`kmax`); nil: libwebp's defaults.
+    /// WebP: the least keyframe interval (`kmin`); nil: libwebp's default.
     public var keyframeMin: Int?
+    /// WebP: the greatest keyframe interval (`kmax`); nil: libwebp's default.
     public var keyframeMax: Int?
     /// WebP lossless: keep the colour of fully transparent pixels (byte-exact frames). Off (the
     /// default, as gif2webp and cwebp), libwebp may change it, which often compresses better and

@@ -28,6 +28,7 @@ extension EncoderSink {
 public final class MemorySink: EncoderSink {
     /// Everything written.
     public private(set) var bytes: [UInt8] = []
+    /// An empty sink.
     public init() {}
     public var offset: Int { bytes.count }
     public func write(_ b: UnsafeRawBufferPointer) throws(AnimatedError) { bytes.append(contentsOf: b) }

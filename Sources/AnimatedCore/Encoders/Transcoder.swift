@@ -10,6 +10,7 @@ public struct Transcoder {
     /// Output size (area-average scaling in linear light); nil keeps the canvas size.
     public var size: RenderSize?
 
+    /// A transcoder with no cached state.
     public init() {}
 
     /// The frame indexes in output order.

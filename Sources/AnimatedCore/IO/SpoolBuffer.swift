@@ -30,7 +30,9 @@ public final class SpoolBuffer: Sendable {
         public var expected: Int?
         /// Monotonic ns when the first byte arrived, and when the input finished.
         public var firstByteAt: UInt64?
+        /// Monotonic ns when the spool was made.
         public var startedAt: UInt64
+        /// Monotonic ns when the input finished (nil while it comes).
         public var finishedAt: UInt64?
     }
 
@@ -48,6 +50,7 @@ public final class SpoolBuffer: Sendable {
     private let monitor: Monitor<State>
     private static let chunkSize = 64 << 10
 
+    /// An empty spool named `name` that keeps `memoryCap` bytes in memory before spilling to a temporary file.
     public init(name: String, memoryCap: Int = 4 << 20) {
         self.name = name
         self.memoryCap = memoryCap
@@ -165,6 +168,7 @@ public final class SpoolBuffer: Sendable {
 
     // MARK: readers
 
+    /// How far the input has come (any thread).
     public var progress: Progress { monitor.withLock { $0.progress } }
 
     /// True once the bytes live in the temporary file (tests).

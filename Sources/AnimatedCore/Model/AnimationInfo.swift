@@ -4,6 +4,7 @@
 public struct ImageFormat: RawRepresentable, Hashable, Sendable {
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// A format named `rawValue` (a registered coder's own format, e.g. "pnm").
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
     public static let gif = ImageFormat("gif")
@@ -12,18 +13,28 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable {
     public static let webp = ImageFormat("webp")
     public static let jpeg = ImageFormat("jpeg")
     public static let avif = ImageFormat("avif")
+    /// Frames cut from one still image (`--sprite`, an atlas).
     public static let spriteSheet = ImageFormat("sprite-sheet")
+    /// A folder of images played as frames.
     public static let frameSequence = ImageFormat("frame-sequence")
 }
 
 /// What happens to a frame's rectangle after it has been shown.
 public enum DisposeOp: String, Sendable {
-    case none, background, previous
+    /// Left as drawn.
+    case none
+    /// Cleared to transparent.
+    case background
+    /// Restored to what it was before the frame was drawn.
+    case previous
 }
 
 /// How a frame's pixels combine with the canvas.
 public enum BlendOp: String, Sendable {
-    case source, over
+    /// The frame's pixels replace the canvas's, alpha included.
+    case source
+    /// The frame is composited over the canvas (alpha blending).
+    case over
 }
 
 /// A width and a height, in pixels.

@@ -1,5 +1,6 @@
 /// A monotonic time source in nanoseconds (injected in tests).
 public protocol TimeSource: Sendable {
+    /// Monotonic nanoseconds.
     func now() -> UInt64
 }
 

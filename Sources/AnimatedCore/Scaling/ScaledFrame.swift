@@ -55,6 +55,7 @@ package protocol PreparedCells: Sendable {
 /// outputs, encodes it). Runs on the frame buffer's producer thread, so the display thread only
 /// writes what it gets.
 public protocol FrameScaler: Sendable {
+    /// Frame `index`, composited in `canvas`, prepared at `size` for an output.
     func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame
 }
 

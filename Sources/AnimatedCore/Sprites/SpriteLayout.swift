@@ -32,6 +32,7 @@ package struct SpriteLayout: Sendable, Equatable {
 public struct SpriteSheetSpec: Sendable {
     /// A grid of equal cells, or an atlas.
     public enum Layout: Sendable {
+        /// Equal cells in rows and columns.
         case grid(SpriteGrid)
         /// The atlas's frames in order, or one tag's frames in the tag's direction.
         case atlas(SpriteAtlas, tag: String?)

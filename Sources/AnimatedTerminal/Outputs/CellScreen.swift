@@ -4,8 +4,9 @@ import AnimatedCore
 /// a new layout, and (for the cell output) the cells themselves. ncurses in the CLI
 /// (`PlaybackView`); `SGRCellScreen` writes straight to a `TerminalSink`.
 public protocol CellScreen: AnyObject {
-    /// Screen size in cells.
+    /// Screen height in cells.
     var rows: Int { get }
+    /// Screen width in cells.
     var columns: Int { get }
     /// Shows `grid` at `layout` (cells from the screen's top-left; an empty grid for pixel
     /// outputs) and the status line on the bottom row when `status` is non-nil. A layout
@@ -18,13 +19,17 @@ public protocol CellScreen: AnyObject {
 /// A `CellScreen` without curses: cells as SGR (only the changed ones), the status line in
 /// reverse video, on a `TerminalSink`. What a library user plays into; the tests' screen.
 public final class SGRCellScreen: CellScreen {
+    /// Where the screen writes.
     public let sink: any TerminalSink
+    /// Screen height in cells.
     public private(set) var rows: Int
+    /// Screen width in cells.
     public private(set) var columns: Int
     private var writer: SGRCellWriter
     private let shown = CellGrid()
     private var shownLayout: RenderLayout?
 
+    /// A screen of `rows`×`columns` cells on `sink`, its colours written in `mode`.
     public init(sink: any TerminalSink, rows: Int, columns: Int, mode: ColorMode) {
         self.sink = sink; self.rows = rows; self.columns = columns
         writer = SGRCellWriter(mode: mode)

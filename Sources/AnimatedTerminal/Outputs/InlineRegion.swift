@@ -15,12 +15,14 @@ import AnimatedCore
 /// on the bottom row. Sixel scrolling mode (DECSDM) stays the terminal's default, images at
 /// the cursor: with it reset, xterm draws every image at the screen's top-left.
 public final class InlineRegion: TerminalSink {
+    /// The terminal the region is on.
     public let base: any TerminalSink
     /// Rows reserved (the picture's and the spare ones); the cursor is on the line below them.
     public private(set) var rows = 0
     public let saveCursor = Array("\u{1B}7".utf8)
     public let restoreCursor = Array("\u{1B}8".utf8)
 
+    /// A region of no rows yet, below the cursor on `base`.
     public init(base: any TerminalSink) { self.base = base }
 
     public func write(_ bytes: [UInt8]) { base.write(bytes) }

@@ -103,9 +103,13 @@ public enum OutputPlan: Sendable, Equatable {
     /// What the cells need besides the plan: their renderer's settings. `scaler`: the cells'
     /// preparer (half blocks: area average; finer symbols: the glyph chooser).
     public struct CellSettings {
+        /// How colours are written (true colour, 256, 16).
         public var mode: ColorMode
+        /// Dithering for the reduced palettes.
         public var dither: DitherMode
+        /// The terminal's own 16 colours, when it answered (16-colour mode matches them).
         public var palette16: [RGBColor]?
+        /// Settings for `mode`, without dithering unless asked.
         public init(mode: ColorMode, dither: DitherMode = .none, palette16: [RGBColor]? = nil) {
             self.mode = mode; self.dither = dither; self.palette16 = palette16
         }

@@ -44,11 +44,13 @@ extension TerminalSink {
 /// it is writable. `windowCellSize` is what `cellSize` returns (the CLI asks the kernel
 /// through its ncurses shim).
 public final class FileDescriptorSink: TerminalSink {
+    /// The descriptor written to (not closed by the sink).
     public let fd: Int32
     public let saveCursor: [UInt8]
     public let restoreCursor: [UInt8]
     private let cellSize: () -> RenderSize?
 
+    /// A sink on `fd`; `saveCursor`/`restoreCursor` are the terminal's sequences (DECSC/DECRC by default), `cellSize` its pixels per cell if known.
     public init(fd: Int32, saveCursor: [UInt8] = Array("\u{1B}7".utf8), restoreCursor: [UInt8] = Array("\u{1B}8".utf8),
                 cellSize: @escaping () -> RenderSize? = { nil }) {
         self.fd = fd; self.saveCursor = saveCursor; self.restoreCursor = restoreCursor; self.cellSize = cellSize
@@ -79,6 +81,7 @@ public struct TerminalInfo: Sendable, Equatable {
     /// Sixel colour registers (XTSMGRAPHICS's answer, 2–256).
     public var colorRegisters: Int
 
+    /// Facts as the properties above say.
     public init(cell: RenderSize, reportedCell: RenderSize? = nil, tmuxPassthrough: Bool = false,
                 colorRegisters: Int = TerminalInfo.defaultRegisters) {
         self.cell = cell; self.reportedCell = reportedCell; self.tmuxPassthrough = tmuxPassthrough

@@ -6,6 +6,7 @@ public struct TmuxPane: Sendable, Equatable {
     /// Rows and columns between the outer screen's top-left and the pane's.
     public var top: Int, left: Int
 
+    /// A pane `top` rows and `left` columns from the outer screen's top-left.
     public init(top: Int, left: Int) { self.top = top; self.left = left }
 
     /// The `tmux display -p` format whose output `parse` reads.

@@ -12,7 +12,12 @@ import AnimatedCore
 /// contain `tty-graphics-protocol` and it must lie in a temporary directory) or unlinks the
 /// object once it has read it, so each upload writes a new one.
 public enum KittyMedium: String, Sendable {
-    case direct = "d", file = "t", sharedMemory = "s"
+    /// Inline base64 in the escape sequence (`t=d`).
+    case direct = "d"
+    /// A temporary file kitty reads and deletes (`t=t`).
+    case file = "t"
+    /// A POSIX shared-memory object kitty reads and unlinks (`t=s`).
+    case sharedMemory = "s"
 
     /// Probe ids (`a=q`), distinct from the support query's.
     package static let fileProbeID: UInt32 = 32

@@ -30,9 +30,9 @@ let package = Package(
         // libavif (dav1d inside, libavif-dev), loaded with dlopen on the first AVIF (see
         // animplay_avif.c): headers only at build time, no link.
         .target(name: "CAVIF", path: "Sources/CAVIF"),
-        // libimagequant quantises GIF frames of more than 256 colours (libimagequant-dev).
-        .systemLibrary(name: "CImageQuant", path: "Sources/CImageQuant", pkgConfig: "imagequant",
-                       providers: [.apt(["libimagequant-dev"])]),
+        // libimagequant quantises GIF frames of more than 256 colours (libimagequant-dev), loaded
+        // with dlopen on the first GIF encoded (see animplay_liq.c): headers only, no link.
+        .target(name: "CImageQuant", path: "Sources/CImageQuant"),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
                        providers: [.apt(["libwebp-dev"])]),
         // zlib for kitty graphics payloads (o=z).

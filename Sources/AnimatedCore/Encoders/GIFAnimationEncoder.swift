@@ -85,22 +85,23 @@ package final class GIFAnimationEncoder: AnimationEncoder {
         pendingTarget = PixelPlane(width: width, height: height)
         incoming = PixelPlane(width: width, height: height)
         writer = Writer(sink: sink)
-        guard let attr = liq_attr_create() else { throw .system("libimagequant: out of memory") }
+        if let why = animplay_liq_load() { throw .system(String(cString: why)) }
+        guard let attr = animplay_liq_attr_create() else { throw .system("libimagequant: out of memory") }
         self.attr = attr
-        _ = liq_set_quality(attr, 0, Int32(q))
-        _ = liq_set_max_colors(attr, 256)
+        _ = animplay_liq_set_quality(attr, 0, Int32(q))
+        _ = animplay_liq_set_max_colors(attr, 256)
         // Speed 7 of 1-10 (default 4): measured on mandelbrot, where most frames get their own
         // palette at quality 60, a quarter less CPU for the same SSIM and 2 % more bytes; 10
         // costs SSIM and, on testsrc2, 45 % more bytes.
-        _ = liq_set_speed(attr, 7)
+        _ = animplay_liq_set_speed(attr, 7)
         sharedLimit = Self.remapLimit(quality: q)
     }
 
     deinit {
         if let file { _ = EGifCloseFile(file, nil) }
-        if let histogram { liq_histogram_destroy(histogram) }
-        if let shared { liq_result_destroy(shared) }
-        liq_attr_destroy(attr)
+        if let histogram { animplay_liq_histogram_destroy(histogram) }
+        if let shared { animplay_liq_result_destroy(shared) }
+        animplay_liq_attr_destroy(attr)
     }
 
     /// How far (mean squared error per channel, 0-255 scale) remapped pixels may be from the
@@ -138,16 +139,16 @@ package final class GIFAnimationEncoder: AnimationEncoder {
     private func addToHistogram(_ pixels: UnsafeMutablePointer<UInt32>, width w: Int, height h: Int) throws(AnimatedError) {
         animplay_liq_one_thread()
         if histogram == nil {
-            guard let hist = liq_histogram_create(attr) else { throw .system("libimagequant: out of memory") }
+            guard let hist = animplay_liq_histogram_create(attr) else { throw .system("libimagequant: out of memory") }
             histogram = hist
             // Unchanged pixels are transparent: the shared palette always has a transparent entry.
-            _ = liq_histogram_add_fixed_color(hist, liq_color(r: 0, g: 0, b: 0, a: 0), 0.45455)
+            _ = animplay_liq_histogram_add_fixed_color(hist, liq_color(r: 0, g: 0, b: 0, a: 0), 0.45455)
         }
-        guard let image = liq_image_create_rgba(attr, pixels, Int32(w), Int32(h), 0) else {
+        guard let image = animplay_liq_image_create_rgba(attr, pixels, Int32(w), Int32(h), 0) else {
             throw .system("libimagequant: out of memory")
         }
-        defer { liq_image_destroy(image) }
-        guard liq_histogram_add_image(histogram!, attr, image) == LIQ_OK else {
+        defer { animplay_liq_image_destroy(image) }
+        guard animplay_liq_histogram_add_image(histogram!, attr, image) == LIQ_OK else {
             throw .system("libimagequant could not take a frame's colours")
         }
     }
@@ -360,32 +361,32 @@ package final class GIFAnimationEncoder: AnimationEncoder {
         animplay_liq_one_thread()
         return try scratch.withUnsafeMutableBufferPointer { (px) throws(AnimatedError) -> ([UInt32], Int?) in
             let pixels = px.baseAddress!
-            guard let image = liq_image_create_rgba(attr, pixels, Int32(r.width), Int32(r.height), 0) else {
+            guard let image = animplay_liq_image_create_rgba(attr, pixels, Int32(r.width), Int32(r.height), 0) else {
                 throw .system("libimagequant: out of memory")
             }
-            defer { liq_image_destroy(image) }
+            defer { animplay_liq_image_destroy(image) }
             if shared == nil {
                 if !samplesNeedPalette {
-                    if let h = histogram { liq_histogram_destroy(h); histogram = nil }
+                    if let h = histogram { animplay_liq_histogram_destroy(h); histogram = nil }
                     try addToHistogram(pixels, width: r.width, height: r.height)
                 }
                 var result: OpaquePointer?
-                guard liq_histogram_quantize(histogram!, attr, &result) == LIQ_OK, let result else {
+                guard animplay_liq_histogram_quantize(histogram!, attr, &result) == LIQ_OK, let result else {
                     throw .system("libimagequant could not make a palette")
                 }
-                liq_histogram_destroy(histogram!); histogram = nil
-                _ = liq_set_dithering_level(result, options.dither ? 1.0 : 0)
+                animplay_liq_histogram_destroy(histogram!); histogram = nil
+                _ = animplay_liq_set_dithering_level(result, options.dither ? 1.0 : 0)
                 shared = result
             }
             let remapped = try remap(image, with: shared!, n: n)
             if meanSquaredError(pixels, n: n, palette: remapped.0) <= sharedLimit { return remapped }
             // Too far from the shared palette (a new scene): this frame's own.
             var result: OpaquePointer?
-            guard liq_image_quantize(image, attr, &result) == LIQ_OK, let result else {
+            guard animplay_liq_image_quantize(image, attr, &result) == LIQ_OK, let result else {
                 throw .system("libimagequant could not quantise a frame")
             }
-            defer { liq_result_destroy(result) }
-            _ = liq_set_dithering_level(result, options.dither ? 1.0 : 0)
+            defer { animplay_liq_result_destroy(result) }
+            _ = animplay_liq_set_dithering_level(result, options.dither ? 1.0 : 0)
             return try remap(image, with: result, n: n)
         }
     }
@@ -393,8 +394,8 @@ package final class GIFAnimationEncoder: AnimationEncoder {
     /// Writes `image`'s indexes for `result` into `indexes`; its palette, every entry below half
     /// alpha made the one transparent index.
     private func remap(_ image: OpaquePointer, with result: OpaquePointer, n: Int) throws(AnimatedError) -> ([UInt32], Int?) {
-        let rc = indexes.withUnsafeMutableBytes { liq_write_remapped_image(result, image, $0.baseAddress!, n) }
-        guard rc == LIQ_OK, let pal = liq_get_palette(result) else { throw .system("libimagequant could not remap a frame") }
+        let rc = indexes.withUnsafeMutableBytes { animplay_liq_write_remapped_image(result, image, $0.baseAddress!, n) }
+        guard rc == LIQ_OK, let pal = animplay_liq_get_palette(result) else { throw .system("libimagequant could not remap a frame") }
         var palette: [UInt32] = []
         var transparent: Int?
         let count = Int(pal.pointee.count)

@@ -6,6 +6,8 @@ struct FrameBufferStats: Sendable, Equatable {
     /// Highest `bytes` ever reached.
     var peakBytes: Int
     var framesCached: Int
+    /// Of those, placeholders for frames the terminal holds (no bytes).
+    var framesHeld: Int
     /// Frames decoded and composited by the producer (replays included), and frames scaled.
     var framesDecoded: Int
     var framesScaled: Int
@@ -22,6 +24,12 @@ struct FrameBufferStats: Sendable, Equatable {
 /// When every frame fits, the window is the whole animation and later plays decode nothing.
 /// Otherwise frames outside the window are evicted farthest-first, distance being measured
 /// ahead of the playhead in playback order (direction and loop wrap included).
+///
+/// Frames the terminal holds (kitty keeps every frame it was sent, `TerminalFrames`) are kept
+/// as placeholders: the index, size and format without the data, 0 bytes. They stay buffered
+/// like any frame (later plays decode and prepare nothing), and the display switches to them
+/// by number. When the terminal loses them (its image deleted: a re-layout, a resume), every
+/// placeholder goes and the producer prepares the frames again (`reload`).
 ///
 /// Sendable: all state lives in a `Monitor`. The display never blocks on the producer.
 final class FrameBuffer: Sendable {
@@ -43,6 +51,10 @@ final class FrameBuffer: Sendable {
         var budget: Int
         var frames: [Int: ScaledFrame] = [:]
         var bytes = 0
+        /// Placeholders among `frames`.
+        var held = 0
+        /// Times the terminal lost what it held (`reload`): the display redraws the frame.
+        var reloads = 0
         var peakBytes = 0
         /// The producer found the window full and sleeps.
         var idle = false
@@ -92,6 +104,7 @@ final class FrameBuffer: Sendable {
                 }
                 guard victim >= 0, let gone = frames.removeValue(forKey: victim) else { return }
                 bytes -= gone.byteCount
+                if gone.isPlaceholder { held -= 1 }
                 evictions += 1
             }
         }
@@ -159,6 +172,7 @@ final class FrameBuffer: Sendable {
             s.measured = false
             s.frames.removeAll()
             s.bytes = 0
+            s.held = 0
             s.epoch += 1
             s.idle = false
         }
@@ -168,13 +182,68 @@ final class FrameBuffer: Sendable {
     var stats: FrameBufferStats {
         monitor.withLock { s in
             FrameBufferStats(bytes: s.bytes, budget: s.budget, peakBytes: s.peakBytes,
-                             framesCached: s.frames.count, framesDecoded: s.framesDecoded,
+                             framesCached: s.frames.count, framesHeld: s.held, framesDecoded: s.framesDecoded,
                              framesScaled: s.framesScaled, evictions: s.evictions,
                              producerPasses: s.producerPasses)
         }
     }
 
     var failure: AnimatedError? { monitor.withLock { $0.failure } }
+
+    // MARK: what the terminal holds (display side)
+
+    /// The terminal keeps frame `index` at `size` (it was sent and stays there): the buffer
+    /// keeps a placeholder instead. Not the frame playback ends on: that one is printed at the
+    /// end (`FrameOutput.printLast`), and the terminal's copy cannot be read back.
+    func release(_ index: Int, size: RenderSize) {
+        monitor.withLock { s in
+            guard let frame = s.frames[index], !frame.isPlaceholder, frame.size == size else { return }
+            if let last = s.order.lastPosition, s.order.frame(at: last) == index { return }
+            s.frames[index] = frame.placeholder
+            s.bytes -= frame.byteCount
+            s.held += 1
+        }
+    }
+
+    /// The terminal no longer holds the frames it was sent: the placeholders go, the producer
+    /// prepares those frames again from the playhead, and the display draws the frame due again
+    /// (`reloads` changes).
+    func reload() {
+        monitor.withLock { s in
+            guard s.held > 0 else { return }
+            s.frames = s.frames.filter { !$0.value.isPlaceholder }
+            s.held = 0
+            s.reloads += 1
+            s.epoch += 1
+            s.idle = false
+        }
+        monitor.broadcast()
+    }
+
+    var reloads: Int { monitor.withLock { $0.reloads } }
+
+    /// Frame `index` with its data: a placeholder is dropped so that the producer prepares it
+    /// again. Waits at most until `deadline` (monotonic ns); nil if the frame is not in the
+    /// window (the producer would not prepare it) or did not come in time.
+    func preparedFrame(_ index: Int, deadline: UInt64) -> ScaledFrame? {
+        let wanted = monitor.withLock { s -> Bool in
+            guard s.inWindow(index) else { return false }
+            if let f = s.frames[index], f.isPlaceholder {
+                s.frames[index] = nil
+                s.held -= 1
+                s.epoch += 1
+                s.idle = false
+            }
+            return true
+        }
+        guard wanted else { return nil }
+        monitor.broadcast()
+        return monitor.wait(deadline: deadline) { s -> MonitorStep<ScaledFrame?> in
+            if let f = s.frames[index], !f.isPlaceholder { return .done(f) }
+            if s.quit || s.failure != nil || !s.inWindow(index) { return .done(nil) }
+            return .sleep(notify: false)
+        } ?? nil
+    }
 
     /// Indices of the buffered frames, ascending (tests, diagnostics).
     var cachedFrames: [Int] { monitor.withLock { $0.frames.keys.sorted() } }
@@ -258,6 +327,7 @@ final class FrameBuffer: Sendable {
             s.bytes += frame.byteCount
             s.peakBytes = max(s.peakBytes, s.bytes)
         }
+        monitor.broadcast()     // `preparedFrame` may wait for this one
     }
 
     /// The producer's compositor found these frames corrupt (all so far).

@@ -29,7 +29,7 @@ import AnimatedTestSupport
              identify: @escaping ([UInt8], RenderSize) -> Int?) throws {
             player = try makePlayer(decoder, size: size, time: time, scaler: KittyFramePreparer())
             output = KittyOutput(screen: nil, sink: sink, terminal: TerminalInfo(cell: OutputKittyHeldTests.cell))
-            output.terminalFrames = player.terminalFrames
+            output.terminalFrames = player.terminalFrames()
             layout = RenderLayout(size: size, row: 1, column: 2, cell: OutputKittyHeldTests.cell)
             self.identify = identify
         }
@@ -158,5 +158,51 @@ import AnimatedTestSupport
         #expect(rig.term.errors.isEmpty, "\(rig.term.errors)")
         #expect(rig.term.stills.count == 1)
         #expect(rig.term.stills.first.flatMap { Self.trail($0, RenderSize(width: 16, height: 1)) } == 4)
+    }
+}
+
+extension OutputKittyHeldTests {
+    /// With kitty holding the frames shown, the producer prepares a quarter of the budget
+    /// ahead, not the whole window: the data held is a couple of frames, yet every frame is
+    /// still decoded once over three plays (the placeholders widen the window to all of them).
+    @Test func theLookAheadIsAQuarterOfTheBudget() throws {
+        let n = 30
+        let size = RenderSize(width: 8, height: 8)
+        // The largest frame: the buffer sizes its window by it.
+        let frameBytes = (0..<n).map { k in
+            let (r, g, b) = colour(k)
+            return KittyFramePreparer().scale(solidCanvas(8, 8, (r, g, b, 255)), index: k, to: size).byteCount
+        }.max()!
+        let time = ManualTime()
+        let decoder = SolidDecoder(frames: n, plays: 3)
+        let decodes = decoder.decodes
+        let player = try Player(decoder: decoder, options: PlayerOptions(bufferBytes: 8 * frameBytes),
+                                scaler: KittyFramePreparer(), renderSize: size, time: time)
+        let sink = RecordingSink(cell: Self.cell)
+        let output = KittyOutput(screen: nil, sink: sink, terminal: TerminalInfo(cell: Self.cell))
+        output.terminalFrames = player.terminalFrames()
+        let layout = RenderLayout(size: size, row: 0, column: 0, cell: Self.cell)
+        var term = MiniKitty()
+        var shown: [Int] = []
+        var u = settle(player)
+        while true {
+            if let f = u.frame {
+                output.show(f)
+                output.present(at: layout, status: nil)
+                term.feed(sink.take())
+                shown.append(term.shown(output.animation.id).map { Int($0[0]) } ?? -1)
+                // The look-ahead (2 frames), the frame just shown until the next, the last frame.
+                #expect(player.bufferStats.bytes <= 4 * frameBytes)
+            }
+            if u.finished { break }
+            guard let d = u.nextDeadline else { break }
+            time.set(max(d, time.now()))
+            u = settle(player)
+        }
+        #expect(term.errors.isEmpty, "\(term.errors)")
+        #expect(shown == Array(repeating: Array(0..<n), count: 3).flatMap { $0 })
+        #expect(player.bufferStats.peakBytes <= 4 * frameBytes)
+        #expect(decodes.perFrame == Array(repeating: 1, count: n))
+        #expect(player.bufferStats.framesHeld == n - 1)
     }
 }

@@ -29,7 +29,9 @@ struct FrameBufferStats: Sendable, Equatable {
 /// as placeholders: the index, size and format without the data, 0 bytes. They stay buffered
 /// like any frame (later plays decode and prepare nothing), and the display switches to them
 /// by number. When the terminal loses them (its image deleted: a re-layout, a resume), every
-/// placeholder goes and the producer prepares the frames again (`reload`).
+/// placeholder goes and the producer prepares the frames again (`reload`). Since the frames
+/// shown become placeholders, the data held is the look-ahead: it is kept to a quarter of the
+/// budget (`lookahead`, a few seconds of a large video) rather than the whole window.
 ///
 /// Sendable: all state lives in a `Monitor`. The display never blocks on the producer.
 final class FrameBuffer: Sendable {
@@ -76,13 +78,31 @@ final class FrameBuffer: Sendable {
         var slots: Int { max(1, budget / max(1, frameBytes)) }
 
         /// Positions [playhead, playhead + windowLength) are kept buffered. A window of `slots`
-        /// positions never holds more than `slots` distinct frames; when all frames fit, one
-        /// whole play is the window (it covers every frame).
-        var windowLength: Int { slots >= order.frameCount ? order.cycleLength : slots }
+        /// positions never holds more than `slots` distinct frames; placeholders cost nothing,
+        /// so each one widens it by a position. When all frames fit, one whole play is the
+        /// window (it covers every frame).
+        var windowLength: Int {
+            let distinct = slots + held
+            return distinct >= order.frameCount ? order.cycleLength : distinct
+        }
 
         /// One past the last position the producer should buffer now.
-        var windowEnd: Int {
-            let (end, overflow) = playhead.addingReportingOverflow(windowLength)
+        var windowEnd: Int { end(of: windowLength) }
+
+        /// Bytes of frames ahead the producer prepares at most, when the terminal holds the
+        /// frames shown (nil: the whole window).
+        var lookahead: Int?
+
+        /// Positions [playhead, playhead + reach) are prepared now: the window, or with a
+        /// `lookahead` as many frames as fit it.
+        var reach: Int {
+            guard let lookahead else { return windowLength }
+            return min(windowLength, max(1, lookahead / max(1, frameBytes)))
+        }
+
+        /// One past the last of `length` positions from the playhead.
+        func end(of length: Int) -> Int {
+            let (end, overflow) = playhead.addingReportingOverflow(length)
             var e = overflow ? Int.max : end
             if let last = order.lastPosition { e = min(e, last + 1) }
             return e
@@ -166,7 +186,11 @@ final class FrameBuffer: Sendable {
     func resize(to size: RenderSize, scaler: (any FrameScaler)? = nil) {
         monitor.withLock { s in
             s.size = size
-            if let scaler { s.scaler = scaler }
+            if let scaler {
+                // Another output: it limits the look-ahead again if it holds frames.
+                s.scaler = scaler
+                s.lookahead = nil
+            }
             s.generation += 1
             s.frameBytes = size.width * size.height * 4
             s.measured = false
@@ -222,6 +246,16 @@ final class FrameBuffer: Sendable {
 
     var reloads: Int { monitor.withLock { $0.reloads } }
 
+    /// The terminal holds the frames shown: prepare only `lookahead` bytes ahead (the rest of
+    /// the window becomes placeholders as it is shown, so preparing it early only holds data).
+    func limitLookahead() {
+        monitor.withLock { $0.lookahead = $0.budget / Self.lookaheadShare }
+    }
+
+    /// The look-ahead is this fraction of the budget: 8 MiB of the usual 32, three seconds of
+    /// a 1280×720 video's kitty frames.
+    static let lookaheadShare = 4
+
     /// Frame `index` with its data: a placeholder is dropped so that the producer prepares it
     /// again. Waits at most until `deadline` (monotonic ns); nil if the frame is not in the
     /// window (the producer would not prepare it) or did not come in time.
@@ -265,7 +299,8 @@ final class FrameBuffer: Sendable {
 
     // MARK: producer side
 
-    /// The next frame to produce: the first position of the window whose frame is not buffered.
+    /// The next frame to produce: the first position of the window whose frame is not buffered
+    /// (within the `reach`).
     /// Sleeps while there is none; `.quit` once asked to stop.
     ///
     /// `cost(frame)` is how many frames the compositor must composite to reach `frame`. A costly
@@ -287,7 +322,7 @@ final class FrameBuffer: Sendable {
                 cursor.position += 1
             }
             let ahead = cursor.position - s.playhead
-            if cursor.position < end
+            if cursor.position < s.end(of: s.reach)
                 && !(ahead > 0 && ahead * 2 >= s.windowLength && cost(s.order.frame(at: cursor.position)) > 1) {
                 s.idle = false
                 return .done(.produce(frame: s.order.frame(at: cursor.position),

@@ -110,8 +110,13 @@ public final class Player {
     }
 
     /// For an output that keeps frames in the terminal: what it reports there lets the buffer
-    /// keep placeholders instead of data (see `TerminalFrames`).
-    package var terminalFrames: TerminalFrames { TerminalFrames(buffer: buffer) }
+    /// keep placeholders instead of data (see `TerminalFrames`). From now on the producer
+    /// prepares a quarter of the buffer's budget ahead, not the whole window: the frames shown
+    /// become placeholders, so data prepared early would only be held longer.
+    package func terminalFrames() -> TerminalFrames {
+        buffer.limitLookahead()
+        return TerminalFrames(buffer: buffer)
+    }
 
     /// The frame last drawn, with its data even if the buffer keeps a placeholder for it (the
     /// producer prepares it again): for printing the last frame after playback. Waits at most

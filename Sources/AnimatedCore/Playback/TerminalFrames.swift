@@ -3,7 +3,8 @@
 /// does not keep a second copy: a frame the terminal holds is kept as a placeholder
 /// (`ScaledFrame.isPlaceholder`), and the display only asks the terminal to show it.
 ///
-/// Used on the display thread, by the output, between `Player.update` calls.
+/// Used on the display thread, by the output, between `Player.update` calls. Made by
+/// `Player.terminalFrames()`, after which the producer prepares only a few seconds ahead.
 package struct TerminalFrames: Sendable {
     let buffer: FrameBuffer
 

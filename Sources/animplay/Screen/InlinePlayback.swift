@@ -53,7 +53,7 @@ final class InlinePlayback {
         self.player = player; self.signals = signals; self.region = region; self.drawing = drawing
         self.spareRows = spareRows; self.layoutFor = layoutFor; self.fallback = fallback
         // kitty holds the frames it was sent: the player need not keep them too.
-        if case .output(let o) = drawing { (o as? KittyOutput)?.terminalFrames = player.terminalFrames }
+        if case .output(let o) = drawing { (o as? KittyOutput)?.terminalFrames = player.terminalFrames() }
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         tty = fd >= 0 ? fd : 0
     }

@@ -64,7 +64,7 @@ final class PlaybackLoop {
         layout = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns, output.cell)
         if layout.size != renderSize { player.resize(to: layout.size) }
         // kitty holds the frames it was sent: the player need not keep them too.
-        (output as? KittyOutput)?.terminalFrames = player.terminalFrames
+        (output as? KittyOutput)?.terminalFrames = player.terminalFrames()
     }
 
     /// Before the last frame is printed (`printLast`, `lastFrameCanvas`): the output gets the

@@ -308,6 +308,7 @@ struct Play: ParsableCommand {
             if !firstFile { output.invalidate() }
             firstFile = false
             end = loop.run()
+            if !clear && end != .signal(SIGHUP) && end != .nextFile && end != .previousFile { loop.prepareFrameOnScreen() }
             warnings += loop.warnings
             if loop.output !== output { fellBack = true }    // the terminal refused pixels: cells from now on
             problems.append((player.info, player.frameProblems, playlist?.names[index] ?? source.displayName))

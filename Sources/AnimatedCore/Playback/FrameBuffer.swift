@@ -6,6 +6,8 @@ struct FrameBufferStats: Sendable, Equatable {
     /// Highest `bytes` ever reached.
     var peakBytes: Int
     var framesCached: Int
+    /// Of those, placeholders for frames the terminal holds (no bytes).
+    var framesHeld: Int
     /// Frames decoded and composited by the producer (replays included), and frames scaled.
     var framesDecoded: Int
     var framesScaled: Int
@@ -22,6 +24,14 @@ struct FrameBufferStats: Sendable, Equatable {
 /// When every frame fits, the window is the whole animation and later plays decode nothing.
 /// Otherwise frames outside the window are evicted farthest-first, distance being measured
 /// ahead of the playhead in playback order (direction and loop wrap included).
+///
+/// Frames the terminal holds (kitty keeps every frame it was sent, `TerminalFrames`) are kept
+/// as placeholders: the index, size and format without the data, 0 bytes. They stay buffered
+/// like any frame (later plays decode and prepare nothing), and the display switches to them
+/// by number. When the terminal loses them (its image deleted: a re-layout, a resume), every
+/// placeholder goes and the producer prepares the frames again (`reload`). Since the frames
+/// shown become placeholders, the data held is the look-ahead: it is kept to a quarter of the
+/// budget (`lookahead`, a few seconds of a large video) rather than the whole window.
 ///
 /// Sendable: all state lives in a `Monitor`. The display never blocks on the producer.
 final class FrameBuffer: Sendable {
@@ -43,6 +53,10 @@ final class FrameBuffer: Sendable {
         var budget: Int
         var frames: [Int: ScaledFrame] = [:]
         var bytes = 0
+        /// Placeholders among `frames`.
+        var held = 0
+        /// Times the terminal lost what it held (`reload`): the display redraws the frame.
+        var reloads = 0
         var peakBytes = 0
         /// The producer found the window full and sleeps.
         var idle = false
@@ -64,13 +78,31 @@ final class FrameBuffer: Sendable {
         var slots: Int { max(1, budget / max(1, frameBytes)) }
 
         /// Positions [playhead, playhead + windowLength) are kept buffered. A window of `slots`
-        /// positions never holds more than `slots` distinct frames; when all frames fit, one
-        /// whole play is the window (it covers every frame).
-        var windowLength: Int { slots >= order.frameCount ? order.cycleLength : slots }
+        /// positions never holds more than `slots` distinct frames; placeholders cost nothing,
+        /// so each one widens it by a position. When all frames fit, one whole play is the
+        /// window (it covers every frame).
+        var windowLength: Int {
+            let distinct = slots + held
+            return distinct >= order.frameCount ? order.cycleLength : distinct
+        }
 
         /// One past the last position the producer should buffer now.
-        var windowEnd: Int {
-            let (end, overflow) = playhead.addingReportingOverflow(windowLength)
+        var windowEnd: Int { end(of: windowLength) }
+
+        /// Bytes of frames ahead the producer prepares at most, when the terminal holds the
+        /// frames shown (nil: the whole window).
+        var lookahead: Int?
+
+        /// Positions [playhead, playhead + reach) are prepared now: the window, or with a
+        /// `lookahead` as many frames as fit it.
+        var reach: Int {
+            guard let lookahead else { return windowLength }
+            return min(windowLength, max(1, lookahead / max(1, frameBytes)))
+        }
+
+        /// One past the last of `length` positions from the playhead.
+        func end(of length: Int) -> Int {
+            let (end, overflow) = playhead.addingReportingOverflow(length)
             var e = overflow ? Int.max : end
             if let last = order.lastPosition { e = min(e, last + 1) }
             return e
@@ -92,6 +124,7 @@ final class FrameBuffer: Sendable {
                 }
                 guard victim >= 0, let gone = frames.removeValue(forKey: victim) else { return }
                 bytes -= gone.byteCount
+                if gone.isPlaceholder { held -= 1 }
                 evictions += 1
             }
         }
@@ -153,12 +186,17 @@ final class FrameBuffer: Sendable {
     func resize(to size: RenderSize, scaler: (any FrameScaler)? = nil) {
         monitor.withLock { s in
             s.size = size
-            if let scaler { s.scaler = scaler }
+            if let scaler {
+                // Another output: it limits the look-ahead again if it holds frames.
+                s.scaler = scaler
+                s.lookahead = nil
+            }
             s.generation += 1
             s.frameBytes = size.width * size.height * 4
             s.measured = false
             s.frames.removeAll()
             s.bytes = 0
+            s.held = 0
             s.epoch += 1
             s.idle = false
         }
@@ -168,13 +206,78 @@ final class FrameBuffer: Sendable {
     var stats: FrameBufferStats {
         monitor.withLock { s in
             FrameBufferStats(bytes: s.bytes, budget: s.budget, peakBytes: s.peakBytes,
-                             framesCached: s.frames.count, framesDecoded: s.framesDecoded,
+                             framesCached: s.frames.count, framesHeld: s.held, framesDecoded: s.framesDecoded,
                              framesScaled: s.framesScaled, evictions: s.evictions,
                              producerPasses: s.producerPasses)
         }
     }
 
     var failure: AnimatedError? { monitor.withLock { $0.failure } }
+
+    // MARK: what the terminal holds (display side)
+
+    /// The terminal keeps frame `index` at `size` (it was sent and stays there): the buffer
+    /// keeps a placeholder instead. Not the frame playback ends on: that one is printed at the
+    /// end (`FrameOutput.printLast`), and the terminal's copy cannot be read back.
+    func release(_ index: Int, size: RenderSize) {
+        monitor.withLock { s in
+            guard let frame = s.frames[index], !frame.isPlaceholder, frame.size == size else { return }
+            if let last = s.order.lastPosition, s.order.frame(at: last) == index { return }
+            s.frames[index] = frame.placeholder
+            s.bytes -= frame.byteCount
+            s.held += 1
+        }
+    }
+
+    /// The terminal no longer holds the frames it was sent: the placeholders go, the producer
+    /// prepares those frames again from the playhead, and the display draws the frame due again
+    /// (`reloads` changes).
+    func reload() {
+        monitor.withLock { s in
+            guard s.held > 0 else { return }
+            s.frames = s.frames.filter { !$0.value.isPlaceholder }
+            s.held = 0
+            s.reloads += 1
+            s.epoch += 1
+            s.idle = false
+        }
+        monitor.broadcast()
+    }
+
+    var reloads: Int { monitor.withLock { $0.reloads } }
+
+    /// The terminal holds the frames shown: prepare only `lookahead` bytes ahead (the rest of
+    /// the window becomes placeholders as it is shown, so preparing it early only holds data).
+    func limitLookahead() {
+        monitor.withLock { $0.lookahead = $0.budget / Self.lookaheadShare }
+    }
+
+    /// The look-ahead is this fraction of the budget: 8 MiB of the usual 32, three seconds of
+    /// a 1280×720 video's kitty frames.
+    static let lookaheadShare = 4
+
+    /// Frame `index` with its data: a placeholder is dropped so that the producer prepares it
+    /// again. Waits at most until `deadline` (monotonic ns); nil if the frame is not in the
+    /// window (the producer would not prepare it) or did not come in time.
+    func preparedFrame(_ index: Int, deadline: UInt64) -> ScaledFrame? {
+        let wanted = monitor.withLock { s -> Bool in
+            guard s.inWindow(index) else { return false }
+            if let f = s.frames[index], f.isPlaceholder {
+                s.frames[index] = nil
+                s.held -= 1
+                s.epoch += 1
+                s.idle = false
+            }
+            return true
+        }
+        guard wanted else { return nil }
+        monitor.broadcast()
+        return monitor.wait(deadline: deadline) { s -> MonitorStep<ScaledFrame?> in
+            if let f = s.frames[index], !f.isPlaceholder { return .done(f) }
+            if s.quit || s.failure != nil || !s.inWindow(index) { return .done(nil) }
+            return .sleep(notify: false)
+        } ?? nil
+    }
 
     /// Indices of the buffered frames, ascending (tests, diagnostics).
     var cachedFrames: [Int] { monitor.withLock { $0.frames.keys.sorted() } }
@@ -196,7 +299,8 @@ final class FrameBuffer: Sendable {
 
     // MARK: producer side
 
-    /// The next frame to produce: the first position of the window whose frame is not buffered.
+    /// The next frame to produce: the first position of the window whose frame is not buffered
+    /// (within the `reach`).
     /// Sleeps while there is none; `.quit` once asked to stop.
     ///
     /// `cost(frame)` is how many frames the compositor must composite to reach `frame`. A costly
@@ -218,7 +322,7 @@ final class FrameBuffer: Sendable {
                 cursor.position += 1
             }
             let ahead = cursor.position - s.playhead
-            if cursor.position < end
+            if cursor.position < s.end(of: s.reach)
                 && !(ahead > 0 && ahead * 2 >= s.windowLength && cost(s.order.frame(at: cursor.position)) > 1) {
                 s.idle = false
                 return .done(.produce(frame: s.order.frame(at: cursor.position),
@@ -258,6 +362,7 @@ final class FrameBuffer: Sendable {
             s.bytes += frame.byteCount
             s.peakBytes = max(s.peakBytes, s.bytes)
         }
+        monitor.broadcast()     // `preparedFrame` may wait for this one
     }
 
     /// The producer's compositor found these frames corrupt (all so far).

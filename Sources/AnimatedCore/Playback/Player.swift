@@ -41,6 +41,7 @@ public final class Player {
     private var growthWait = false    // at the end of the frames so far, clock held, data coming
     private var shownFrame: Int?
     private var shownGeneration = -1
+    private var reloadsSeen = 0       // the buffer's `reloads` when the frame on screen was drawn
     private var sentPlayhead: Int
     private var slot: UInt64?         // display slot of the last draw (the tick grid of the cap)
     private var planned: UInt64?      // the schedule deadline last returned
@@ -108,6 +109,23 @@ public final class Player {
             : PlaybackOrder(frameCount: info.frameCount, mode: options.mode, plays: options.plays ?? info.plays)
     }
 
+    /// For an output that keeps frames in the terminal: what it reports there lets the buffer
+    /// keep placeholders instead of data (see `TerminalFrames`). From now on the producer
+    /// prepares a quarter of the buffer's budget ahead, not the whole window: the frames shown
+    /// become placeholders, so data prepared early would only be held longer.
+    package func terminalFrames() -> TerminalFrames {
+        buffer.limitLookahead()
+        return TerminalFrames(buffer: buffer)
+    }
+
+    /// The frame last drawn, with its data even if the buffer keeps a placeholder for it (the
+    /// producer prepares it again): for printing the last frame after playback. Waits at most
+    /// `timeoutNanoseconds`; nil if nothing was drawn or the frame did not come.
+    package func preparedFrameOnScreen(timeoutNanoseconds: UInt64) -> ScaledFrame? {
+        guard let shownFrame else { return nil }
+        return buffer.preparedFrame(shownFrame, deadline: MonotonicClock.nanoseconds() + timeoutNanoseconds)
+    }
+
     /// Call when the source has more bytes (from any thread): the producer indexes them.
     package var sourceGrowthHandler: @Sendable () -> Void {
         { [buffer] in buffer.noteSourceGrowth() }
@@ -149,6 +167,12 @@ public final class Player {
     public func update() -> PlayerUpdate {
         let now = time.now()
         if let next = buffer.takePublished() { adopt(next, now) }
+        let reloads = buffer.reloads
+        if reloads != reloadsSeen {
+            // The terminal lost the frames it held: draw the frame due again, with its data.
+            reloadsSeen = reloads
+            shownGeneration = -1
+        }
         if !paused && !suspended && !finished && !waiting && !growthWait { advance(now) }
         let wanted = schedule.order.frame(at: position)
         let needsDraw = shownFrame != wanted || shownGeneration != generation

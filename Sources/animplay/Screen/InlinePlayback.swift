@@ -52,6 +52,8 @@ final class InlinePlayback {
          fallback: (() -> (Drawing, any FrameScaler))? = nil) {
         self.player = player; self.signals = signals; self.region = region; self.drawing = drawing
         self.spareRows = spareRows; self.layoutFor = layoutFor; self.fallback = fallback
+        // kitty holds the frames it was sent: the player need not keep them too.
+        if case .output(let o) = drawing { (o as? KittyOutput)?.terminalFrames = player.terminalFrames() }
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         tty = fd >= 0 ? fd : 0
     }
@@ -167,6 +169,10 @@ final class InlinePlayback {
     /// Playback is over: the last frame stays where it is (`clear`: the rows are erased and
     /// the cursor goes back to where they started).
     func finish(clear: Bool) {
+        if !clear, case .output(let o) = drawing, let kitty = o as? KittyOutput, kitty.needsFrameOnScreen,
+           let frame = player.preparedFrameOnScreen(timeoutNanoseconds: PlaybackLoop.lastFrameTimeout) {
+            kitty.show(frame)     // the still needs the data kitty held
+        }
         if case .output(let o) = drawing {
             if clear { o.leave() } else { o.keepInPlace() }
         }

@@ -63,7 +63,21 @@ final class PlaybackLoop {
         self.requestedScale = requestedScale
         layout = layoutFor(screen.rows - (showStatus ? 1 : 0), screen.columns, output.cell)
         if layout.size != renderSize { player.resize(to: layout.size) }
+        // kitty holds the frames it was sent: the player need not keep them too.
+        (output as? KittyOutput)?.terminalFrames = player.terminalFrames()
     }
+
+    /// Before the last frame is printed (`printLast`, `lastFrameCanvas`): the output gets the
+    /// frame on screen with its data if it only had a placeholder (kitty held the data).
+    func prepareFrameOnScreen() {
+        guard let kitty = output as? KittyOutput, kitty.needsFrameOnScreen,
+              let frame = player.preparedFrameOnScreen(timeoutNanoseconds: Self.lastFrameTimeout) else { return }
+        kitty.show(frame)
+    }
+
+    /// How long the end of playback waits for the frame on screen to be prepared again (a
+    /// replay from a keyframe: well under a second for a large video).
+    static let lastFrameTimeout: UInt64 = 5_000_000_000
 
     func run() -> PlaybackEnd {
         while true {

@@ -59,16 +59,24 @@ package struct KittyAnimation: Sendable {
         return (g, data.withUnsafeBytes { Base64.encode($0) })
     }
 
+    /// The terminal holds `frame` for good (uploaded to keep, in this image): showing it again
+    /// needs no data (a placeholder of it will do).
+    package func holds(_ frame: ScaledFrame) -> Bool {
+        imageSize == frame.size && held[frame.index] != nil
+    }
+
     /// Frames the terminal holds for good, and whether some do not fit (streamed via the spare).
     package var heldCount: Int { held.count }
     package var streams: Bool { spare != nil }
 
-    /// Appends what makes the terminal show `frame` (prepared by `KittyFramePreparer`).
+    /// Appends what makes the terminal show `frame` (prepared by `KittyFramePreparer`; a
+    /// placeholder only if `holds(frame)`).
     /// `cursor`: bytes that move the cursor to where the image goes; used when the image is
     /// (re)created, which is when the size changed or `restart()` was called. Inside tmux they
     /// move the outer terminal's cursor (pane offset included) and travel in the passthrough.
     /// `cells`: the cells the terminal stretches the image over (nil: its own size).
     package mutating func show(_ frame: ScaledFrame, cursor: [UInt8], cells: KittyCells? = nil, to out: inout [UInt8]) {
+        if frame.isPlaceholder && !holds(frame) { return }       // no data to send
         if imageSize != frame.size {
             if imageSize != nil { graphics.delete(id: id, to: &out) }
             let (g, payload) = transmission(frame.payload)

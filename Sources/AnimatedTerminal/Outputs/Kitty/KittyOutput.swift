@@ -18,6 +18,14 @@ import Darwin
 /// the screen, and kitty drops images from a cleared screen): the image is deleted and built
 /// again from the frame on screen, the others being uploaded again as they come.
 ///
+/// Frames kitty holds need not be kept here too: with `terminalFrames` set (the player's), every
+/// frame uploaded to keep is reported, and the player's buffer keeps a placeholder for it, which
+/// `show` then gets on later plays (a switch, no data). Deleting the image loses them: that is
+/// reported too, the frame due is then drawn once the player has prepared it again (the image
+/// stays blank meanwhile rather than showing another frame). The frame on screen at the end
+/// must have its data for `keepInPlace`, `printLast` and `lastFrameCanvas`
+/// (`needsFrameOnScreen`, `Player.preparedFrameOnScreen`).
+///
 /// kitty's replies are this output's own: an upload error (`ENOSPC`, say) among the keys makes
 /// it `failure`, and the loop goes on in cells.
 ///
@@ -47,6 +55,10 @@ package final class KittyOutput: FrameOutput {
     /// Inside tmux: the pane's place on the outer screen (nil when tmux did not say: then the
     /// pane is assumed at the top-left).
     private var pane: TmuxPane?
+    /// Where frames the terminal holds are reported (nil: the player keeps them all).
+    package var terminalFrames: TerminalFrames?
+    /// Frames were reported held since the image was last started.
+    private var reported = false
     /// Frames go through tmux's passthrough.
     package var insideTmux: Bool { terminal.tmuxPassthrough }
 
@@ -69,6 +81,10 @@ package final class KittyOutput: FrameOutput {
     }
 
     package func show(_ frame: ScaledFrame) { current = frame }
+
+    /// The frame on screen is a placeholder: give it with its data (`show`) before
+    /// `keepInPlace`, `printLast` or `lastFrameCanvas`.
+    package var needsFrameOnScreen: Bool { current?.isPlaceholder ?? false }
 
     package func invalidate() {
         screen?.invalidate()
@@ -97,8 +113,9 @@ package final class KittyOutput: FrameOutput {
     package func present(at layout: RenderLayout, status: String?) {
         // The text screen first: the status line, and a cleared screen when the layout changed.
         screen?.present(empty, at: layout, status: status)
-        guard let frame = current, !frame.payload.isEmpty else { return }
+        guard let frame = current, frame.isPlaceholder || !frame.payload.isEmpty else { return }
         var out: [UInt8] = sink.saveCursor
+        let start = out.count
         if placedAt != layout {
             if insideTmux {
                 // tmux must have redrawn the pane first, and the pane may have moved.
@@ -108,11 +125,23 @@ package final class KittyOutput: FrameOutput {
             // New place or unknown screen: start the image again from this frame.
             animation.delete(to: &out)
             placedAt = layout
+            if reported {
+                reported = false
+                terminalFrames?.lost()
+            }
         }
-        let start = out.count
+        if frame.isPlaceholder && !animation.holds(frame) {
+            // Gone with the image: the player prepares it again and `show` brings it.
+            if out.count > start { sink.write(out) }
+            return
+        }
         let cursor = insideTmux ? (pane ?? TmuxPane(top: 0, left: 0)).cursor(row: layout.row, column: layout.column)
             : sink.cursorTo(row: layout.row, column: layout.column)
         animation.show(frame, cursor: cursor, cells: KittyCells(layout), to: &out)
+        if let terminalFrames, !frame.isPlaceholder, animation.holds(frame) {
+            terminalFrames.holds(frame)
+            reported = true
+        }
         guard out.count > start else { return }
         out += sink.restoreCursor
         sink.write(out)

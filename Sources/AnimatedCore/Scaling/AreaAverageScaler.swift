@@ -8,7 +8,8 @@
 ///
 /// The filter is separable: each source row is reduced horizontally once (a row straddling two
 /// output rows is reused), then added to its output rows with their vertical weights. Weights are computed per call (a few
-/// hundred floats); the hot loops run on raw pointers.
+/// hundred floats); the hot loops run on raw pointers. Mild reductions in linear light (at
+/// most `mildTaps` source pixels an output pixel per axis) take `RowResampler`'s fused loop.
 package struct AreaAverageScaler: FrameScaler {
     /// What is averaged.
     package enum Light: Sendable {
@@ -44,10 +45,18 @@ package struct AreaAverageScaler: FrameScaler {
             Self.replicate(canvas, width: w, height: h, into: dst)
         } else if let enlarger, w >= canvas.width && h >= canvas.height {
             enlarger.enlarge(canvas, width: w, height: h, into: dst)
+        } else if light == .linear, let xk = KernelWeights(area: canvas.width, target: w, maxTaps: Self.mildTaps),
+                  let yk = KernelWeights(area: canvas.height, target: h, maxTaps: Self.mildTaps) {
+            RowResampler.resample(canvas, xk: xk, yk: yk, width: w, height: h, into: dst)
         } else {
             Self.areaAverage(canvas, width: w, height: h, light: light, into: dst)
         }
     }
+
+    /// Reductions where an output pixel covers at most this many source pixels on each axis
+    /// (by up to 2: a 1280-pixel frame in 1200 pixels, as --fill does) go through
+    /// `RowResampler`, the loop of the enlargements; larger ones keep `areaAverage`.
+    static let mildTaps = 3
 
     /// Nearest neighbour for integer factors (including 1: a plain copy).
     static func replicate(_ canvas: Canvas, width w: Int, height h: Int) -> [UInt8] {
@@ -146,6 +155,26 @@ package struct AreaAverageScaler: FrameScaler {
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+extension KernelWeights {
+    /// The area average's coverage weights (`AxisWeights`) as a fixed number of taps, the
+    /// most any output pixel has (padded with weight 0 on its last source pixel); nil if that
+    /// is more than `maxTaps`.
+    init?(area n: Int, target m: Int, maxTaps: Int) {
+        let a = AxisWeights(source: n, target: m)
+        guard let t = a.count.max(), t <= maxTaps else { return nil }
+        taps = Int(t)
+        index = [Int32](repeating: 0, count: m * taps)
+        weight = [Float](repeating: 0, count: m * taps)
+        for i in 0..<m {
+            let c = Int(a.count[i]), start = Int(a.start[i]), off = Int(a.offset[i])
+            for k in 0..<taps {
+                index[i * taps + k] = Int32(start + min(k, c - 1))
+                weight[i * taps + k] = k < c ? a.weights[off + k] : 0
             }
         }
     }

@@ -1,5 +1,6 @@
 import Testing
 @testable import AnimatedCore
+@testable import AnimatedTerminal
 
 /// The fused loop behind bilinear enlargement and mild area reductions (`RowResampler`): the
 /// same picture as the general loops (`Enlarger.filterRows`, `AreaAverageScaler.areaAverage`)
@@ -144,5 +145,28 @@ import Testing
         let clear = Canvas(width: 9, height: 5)
         #expect(Enlarger().enlarge(clear, width: 14, height: 8).allSatisfy { $0 == 0 })
         #expect(AreaAverageScaler().scale(clear, index: 0, to: RenderSize(width: 8, height: 4)).pixels.allSatisfy { $0 == 0 })
+    }
+
+    @Test(arguments: [(640 / 8, 360 / 8, 150, 84), (160, 90, 150, 84), (37, 23, 74, 46), (37, 23, 10, 7), (9, 5, 20, 11)])
+    func scalingToRGBIsScalingThenFlattening(cw: Int, ch: Int, w: Int, h: Int) {
+        // Enlargement, mild reduction, whole factor, large reduction, and a Mitchell enlarger
+        // (the last three flattened after the scaling): the same bytes as scaling to RGBA and
+        // flattening the whole frame, on a pattern background (its phase depends on the row).
+        for opaqueRow in [{ (_: Int) in true }, { (y: Int) in y % 5 != 2 }] {
+            let c = randomCanvas(cw, ch, seed: "rowResampler.rgb.\(cw)x\(ch)", opaqueRow: opaqueRow)
+            for scaler in [AreaAverageScaler(), AreaAverageScaler(enlarger: Enlarger(filter: .mitchell))] {
+                var rgba = [UInt8](repeating: 0, count: w * h * 4), fused = [UInt8](repeating: 7, count: w * h * 4)
+                rgba.withUnsafeMutableBufferPointer { b in
+                    scaler.scale(c, width: w, height: h, into: b.baseAddress!)
+                    OpaqueFrame.flatten(b.baseAddress!, width: w, height: h, background: .checker, terminalColor: nil, into: b.baseAddress!)
+                }
+                fused.withUnsafeMutableBufferPointer { b in
+                    scaler.scale(c, width: w, height: h, intoRGB: b.baseAddress!) { rgba, y, rgb in
+                        OpaqueFrame.flatten(rgba, width: w, height: 1, firstRow: y, background: .checker, terminalColor: nil, into: rgb)
+                    }
+                }
+                #expect(rgba[0..<(w * h * 3)] == fused[0..<(w * h * 3)], "\(cw)x\(ch)→\(w)x\(h)")
+            }
+        }
     }
 }

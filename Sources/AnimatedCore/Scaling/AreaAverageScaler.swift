@@ -41,16 +41,50 @@ package struct AreaAverageScaler: FrameScaler {
     /// Scales `canvas` to `width`×`height` into `dst` (`width`·`height`·4 bytes): a buffer the
     /// caller reuses from frame to frame.
     package func scale(_ canvas: Canvas, width w: Int, height h: Int, into dst: UnsafeMutablePointer<UInt8>) {
-        if w % canvas.width == 0 && h % canvas.height == 0 {
+        if let (xk, yk) = fusedKernels(canvas, width: w, height: h) {
+            RowResampler.resample(canvas, xk: xk, yk: yk, width: w, height: h, into: dst)
+        } else if w % canvas.width == 0 && h % canvas.height == 0 {
             Self.replicate(canvas, width: w, height: h, into: dst)
         } else if let enlarger, w >= canvas.width && h >= canvas.height {
             enlarger.enlarge(canvas, width: w, height: h, into: dst)
-        } else if light == .linear, let xk = KernelWeights(area: canvas.width, target: w, maxTaps: Self.mildTaps),
-                  let yk = KernelWeights(area: canvas.height, target: h, maxTaps: Self.mildTaps) {
-            RowResampler.resample(canvas, xk: xk, yk: yk, width: w, height: h, into: dst)
         } else {
             Self.areaAverage(canvas, width: w, height: h, light: light, into: dst)
         }
+    }
+
+    /// Flattens one row of `width` RGBA pixels (output row `y`) to RGB: `rgb` may be the RGBA
+    /// row itself (each pixel written no later than it is read).
+    package typealias RowFlattener = (_ rgba: UnsafePointer<UInt8>, _ y: Int, _ rgb: UnsafeMutablePointer<UInt8>) -> Void
+
+    /// Scales `canvas` as `scale(_:width:height:into:)` does, but leaves RGB at `dst` (3 bytes a
+    /// pixel, rows packed; `dst` holds `width`·`height`·4 bytes all the same): rows of opaque
+    /// pixels are written as RGB by the resampling loop itself, the others are handed to
+    /// `flatten` (what the sixel output does after scaling, without a pass over opaque frames).
+    package func scale(_ canvas: Canvas, width w: Int, height h: Int, intoRGB dst: UnsafeMutablePointer<UInt8>,
+                       flatten: RowFlattener) {
+        if let (xk, yk) = fusedKernels(canvas, width: w, height: h) {
+            withoutActuallyEscaping(flatten) { flatten in
+                RowResampler.resample(canvas, xk: xk, yk: yk, width: w, height: h, into: dst, rgb: flatten)
+            }
+        } else {
+            scale(canvas, width: w, height: h, into: dst)
+            // In place, row by row: row y's RGB ends no later than its RGBA.
+            for y in 0..<h { flatten(dst + y * w * 4, y, dst + y * w * 3) }
+        }
+    }
+
+    /// The taps when `RowResampler` does the scaling: bilinear enlargement by a fraction, or a
+    /// mild reduction in linear light; nil for the other paths.
+    private func fusedKernels(_ canvas: Canvas, width w: Int, height h: Int) -> (KernelWeights, KernelWeights)? {
+        let cw = canvas.width, ch = canvas.height
+        if w % cw == 0 && h % ch == 0 { return nil }
+        if let enlarger, w >= cw && h >= ch {
+            guard enlarger.filter == .bilinear else { return nil }
+            return (KernelWeights(source: cw, target: w, filter: .bilinear), KernelWeights(source: ch, target: h, filter: .bilinear))
+        }
+        guard light == .linear, let xk = KernelWeights(area: cw, target: w, maxTaps: Self.mildTaps),
+              let yk = KernelWeights(area: ch, target: h, maxTaps: Self.mildTaps) else { return nil }
+        return (xk, yk)
     }
 
     /// Reductions where an output pixel covers at most this many source pixels on each axis

@@ -18,8 +18,12 @@
 struct RowResampler {
     /// Resamples `canvas` to `width`×`height` into `dst` (RGBA, straight alpha, sRGB) with the
     /// taps of `xk` and `yk`, whose weights must be ≥ 0 and sum to 1 for each output pixel.
+    /// With `rgb`, `dst` gets RGB rows instead (3 bytes a pixel): opaque rows written here,
+    /// the others written as RGBA at their place in a `width`·`height`·4 buffer, then flattened
+    /// by `rgb` to their RGB place.
     static func resample(_ canvas: Canvas, xk: KernelWeights, yk: KernelWeights, width w: Int, height h: Int,
-                         into dst: UnsafeMutablePointer<UInt8>) {
+                         into dst: UnsafeMutablePointer<UInt8>, rgb: AreaAverageScaler.RowFlattener? = nil) {
+        let channels = rgb == nil ? 4 : 3
         let cw = canvas.width
         let tables = SRGBTables.shared
         let lin = tables.toLinearSteps
@@ -58,10 +62,16 @@ struct RowResampler {
                         if yw[oy * yt + k] != 0 { allOpaque = allOpaque && opaque[slot] }
                         rowPointers[k] = UnsafePointer(row)
                     }
-                    let out = dst + oy * w * 4
+                    let out = dst + oy * w * channels
                     let wy = yw + oy * yt
                     if allOpaque {
-                        writeOpaque(rowPointers, weights: wy, taps: yt, count: w, tables: tables, indices: indices, into: out)
+                        writeOpaque(rowPointers, weights: wy, taps: yt, count: w, tables: tables, indices: indices,
+                                    channels: channels, into: out)
+                    } else if let rgb {
+                        // Written where the RGBA frame would have it: at or after its RGB place.
+                        let rgba = dst + oy * w * 4
+                        writeTranslucent(rowPointers, weights: wy, taps: yt, count: w, tables: tables, into: rgba)
+                        rgb(rgba, oy, out)
                     } else {
                         writeTranslucent(rowPointers, weights: wy, taps: yt, count: w, tables: tables, into: out)
                     }
@@ -142,13 +152,13 @@ struct RowResampler {
         }
     }
 
-    /// An output row of opaque pixels: alpha 255, no division. Two passes: the sums to table
+    /// An output row of opaque pixels: alpha 255 (`channels` 4) or RGB (3), no division. Two passes: the sums to table
     /// indices on whole vectors into `indices`, then the lookups (a loop mixing the two spends
     /// its time moving single lanes between vector and integer registers).
     @inline(never)   // a function of its own: registers for its loop alone
     static func writeOpaque(_ rows: UnsafePointer<UnsafePointer<SIMD4<Float>>>, weights wy: UnsafePointer<Float>,
                             taps t: Int, count w: Int, tables: SRGBTables, indices: UnsafeMutablePointer<SIMD4<UInt32>>,
-                            into out: UnsafeMutablePointer<UInt8>) {
+                            channels: Int, into out: UnsafeMutablePointer<UInt8>) {
         let tableIndex = TableIndex()
         switch t {
         case 2:
@@ -163,6 +173,15 @@ struct RowResampler {
         let toSRGB = tables.toSRGB
         let o = UnsafeMutableRawPointer(out)
         let ix = UnsafeRawPointer(indices).assumingMemoryBound(to: UInt32.self)
+        if channels == 3 {
+            var p = out
+            for ox in 0..<w {
+                let i = ix + ox * 4
+                p[0] = toSRGB[Int(i[0])]; p[1] = toSRGB[Int(i[1])]; p[2] = toSRGB[Int(i[2])]
+                p += 3
+            }
+            return
+        }
         for ox in 0..<w {
             let i = ix + ox * 4
             let v = UInt32(toSRGB[Int(i[0])]) | UInt32(toSRGB[Int(i[1])]) << 8 | UInt32(toSRGB[Int(i[2])]) << 16 | 0xFF00_0000

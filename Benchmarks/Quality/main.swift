@@ -16,7 +16,7 @@ import Glibc
 //   Times AreaAverageScaler (what --fill does to every frame) on the first FRAMES composited
 //   frames (default 30) scaled to WIDTH × HEIGHT, REPEAT times (default 3); prints one JSON
 //   line: CPU ms a frame, the median and best of the repeats. DUMP: the scaled frames (RGBA,
-//   packed) written to that file, to compare builds (Benchmarks/scale-bench.py).
+//   packed) written to that file, to compare two builds byte for byte (e.g. with numpy).
 
 func fail(_ message: String) -> Never {
     let line = Array("quality-bench: \(message)\n".utf8)

@@ -12,6 +12,11 @@ import Glibc
 // quality-bench --encode SOURCE-IMAGE COLUMNS ROWS
 //   Prints, for every symbol set and colour space, the same measures of animplay's own cells
 //   for a COLUMNS × ROWS cell area (no terminal involved).
+// quality-bench --scale SOURCE WIDTH HEIGHT [FRAMES [REPEAT [DUMP]]]
+//   Times AreaAverageScaler (what --fill does to every frame) on the first FRAMES composited
+//   frames (default 30) scaled to WIDTH × HEIGHT, REPEAT times (default 3); prints one JSON
+//   line: CPU ms a frame, the median and best of the repeats. DUMP: the scaled frames (RGBA,
+//   packed) written to that file, to compare two builds byte for byte (e.g. with numpy).
 
 func fail(_ message: String) -> Never {
     let line = Array("quality-bench: \(message)\n".utf8)
@@ -63,6 +68,45 @@ if args.first == "--enlarge" {
         _ = ppm.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, f) }
         fclose(f)
     }
+    exit(0)
+}
+if args.first == "--scale" {
+    guard (4...7).contains(args.count), let w = Int(args[2]), let h = Int(args[3]) else {
+        fail("usage: --scale SOURCE WIDTH HEIGHT [FRAMES [REPEAT [DUMP]]]")
+    }
+    let want = args.count > 4 ? Int(args[4]) ?? 30 : 30, repeats = args.count > 5 ? max(1, Int(args[5]) ?? 3) : 3
+    let compositor: Compositor
+    do { compositor = try Compositor(decoder: AnimationLoader.open(path: args[1], options: DecodeOptions())) } catch { fail("\(args[1]): \(error)") }
+    var frames: [Canvas] = []
+    for (_, canvas) in compositor.frames().prefix(want) {
+        let copy = Canvas(width: canvas.width, height: canvas.height)
+        _ = copy.pixels.update(fromContentsOf: canvas.pixels)
+        frames.append(copy)
+    }
+    let scaler = AreaAverageScaler()
+    let out = UnsafeMutablePointer<UInt8>.allocate(capacity: w * h * 4)
+    func cpu() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+        return Double(t.tv_sec) * 1000 + Double(t.tv_nsec) / 1e6
+    }
+    scaler.scale(frames[0], width: w, height: h, into: out)   // warm the tables and caches
+    var times: [Double] = []
+    for _ in 0..<repeats {
+        let t0 = cpu()
+        for f in frames { scaler.scale(f, width: w, height: h, into: out) }
+        times.append((cpu() - t0) / Double(frames.count))
+    }
+    if args.count > 6 {
+        guard let f = fopen(args[6], "wb") else { fail("cannot write \(args[6])") }
+        for frame in frames {
+            scaler.scale(frame, width: w, height: h, into: out)
+            fwrite(out, 1, w * h * 4, f)
+        }
+        fclose(f)
+    }
+    times.sort()
+    print("{\"source\": \"\(frames[0].width)x\(frames[0].height)\", \"target\": \"\(w)x\(h)\", \"frames\": \(frames.count), \"ms_per_frame\": \(fixed(times[times.count / 2])), \"best\": \(fixed(times[0]))}")
     exit(0)
 }
 if args.first == "--encode" {

@@ -8,7 +8,8 @@
 ///
 /// The filter is separable: each source row is reduced horizontally once (a row straddling two
 /// output rows is reused), then added to its output rows with their vertical weights. Weights are computed per call (a few
-/// hundred floats); the hot loops run on raw pointers.
+/// hundred floats); the hot loops run on raw pointers. Mild reductions in linear light (at
+/// most `mildTaps` source pixels an output pixel per axis) take `RowResampler`'s fused loop.
 package struct AreaAverageScaler: FrameScaler {
     /// What is averaged.
     package enum Light: Sendable {
@@ -40,7 +41,9 @@ package struct AreaAverageScaler: FrameScaler {
     /// Scales `canvas` to `width`×`height` into `dst` (`width`·`height`·4 bytes): a buffer the
     /// caller reuses from frame to frame.
     package func scale(_ canvas: Canvas, width w: Int, height h: Int, into dst: UnsafeMutablePointer<UInt8>) {
-        if w % canvas.width == 0 && h % canvas.height == 0 {
+        if let (xk, yk) = fusedKernels(canvas, width: w, height: h) {
+            RowResampler.resample(canvas, xk: xk, yk: yk, width: w, height: h, into: dst)
+        } else if w % canvas.width == 0 && h % canvas.height == 0 {
             Self.replicate(canvas, width: w, height: h, into: dst)
         } else if let enlarger, w >= canvas.width && h >= canvas.height {
             enlarger.enlarge(canvas, width: w, height: h, into: dst)
@@ -48,6 +51,46 @@ package struct AreaAverageScaler: FrameScaler {
             Self.areaAverage(canvas, width: w, height: h, light: light, into: dst)
         }
     }
+
+    /// Flattens one row of `width` RGBA pixels (output row `y`) to RGB: `rgb` may be the RGBA
+    /// row itself (each pixel written no later than it is read).
+    package typealias RowFlattener = (_ rgba: UnsafePointer<UInt8>, _ y: Int, _ rgb: UnsafeMutablePointer<UInt8>) -> Void
+
+    /// Scales `canvas` as `scale(_:width:height:into:)` does, but leaves RGB at `dst` (3 bytes a
+    /// pixel, rows packed; `dst` holds `width`·`height`·4 bytes all the same): rows of opaque
+    /// pixels are written as RGB by the resampling loop itself, the others are handed to
+    /// `flatten` (what the sixel output does after scaling, without a pass over opaque frames).
+    package func scale(_ canvas: Canvas, width w: Int, height h: Int, intoRGB dst: UnsafeMutablePointer<UInt8>,
+                       flatten: RowFlattener) {
+        if let (xk, yk) = fusedKernels(canvas, width: w, height: h) {
+            withoutActuallyEscaping(flatten) { flatten in
+                RowResampler.resample(canvas, xk: xk, yk: yk, width: w, height: h, into: dst, rgb: flatten)
+            }
+        } else {
+            scale(canvas, width: w, height: h, into: dst)
+            // In place, row by row: row y's RGB ends no later than its RGBA.
+            for y in 0..<h { flatten(dst + y * w * 4, y, dst + y * w * 3) }
+        }
+    }
+
+    /// The taps when `RowResampler` does the scaling: bilinear enlargement by a fraction, or a
+    /// mild reduction in linear light; nil for the other paths.
+    private func fusedKernels(_ canvas: Canvas, width w: Int, height h: Int) -> (KernelWeights, KernelWeights)? {
+        let cw = canvas.width, ch = canvas.height
+        if w % cw == 0 && h % ch == 0 { return nil }
+        if let enlarger, w >= cw && h >= ch {
+            guard enlarger.filter == .bilinear else { return nil }
+            return (KernelWeights(source: cw, target: w, filter: .bilinear), KernelWeights(source: ch, target: h, filter: .bilinear))
+        }
+        guard light == .linear, let xk = KernelWeights(area: cw, target: w, maxTaps: Self.mildTaps),
+              let yk = KernelWeights(area: ch, target: h, maxTaps: Self.mildTaps) else { return nil }
+        return (xk, yk)
+    }
+
+    /// Reductions where an output pixel covers at most this many source pixels on each axis
+    /// (by up to 2: a 1280-pixel frame in 1200 pixels, as --fill does) go through
+    /// `RowResampler`, the loop of the enlargements; larger ones keep `areaAverage`.
+    static let mildTaps = 3
 
     /// Nearest neighbour for integer factors (including 1: a plain copy).
     static func replicate(_ canvas: Canvas, width w: Int, height h: Int) -> [UInt8] {
@@ -146,6 +189,26 @@ package struct AreaAverageScaler: FrameScaler {
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+extension KernelWeights {
+    /// The area average's coverage weights (`AxisWeights`) as a fixed number of taps, the
+    /// most any output pixel has (padded with weight 0 on its last source pixel); nil if that
+    /// is more than `maxTaps`.
+    init?(area n: Int, target m: Int, maxTaps: Int) {
+        let a = AxisWeights(source: n, target: m)
+        guard let t = a.count.max(), t <= maxTaps else { return nil }
+        taps = Int(t)
+        index = [Int32](repeating: 0, count: m * taps)
+        weight = [Float](repeating: 0, count: m * taps)
+        for i in 0..<m {
+            let c = Int(a.count[i]), start = Int(a.start[i]), off = Int(a.offset[i])
+            for k in 0..<taps {
+                index[i * taps + k] = Int32(start + min(k, c - 1))
+                weight[i * taps + k] = k < c ? a.weights[off + k] : 0
             }
         }
     }

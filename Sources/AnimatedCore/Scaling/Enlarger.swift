@@ -13,6 +13,8 @@ import Darwin
 /// into a small ring of rows (as many as the vertical filter has taps), then each output row is
 /// a weighted sum of ring rows: memory is a few rows, not a second frame. The weights for both
 /// axes are computed once per call (a few thousand floats); the loops run on raw pointers.
+/// Bilinear (the default) takes `RowResampler`'s fused loop (no clamping, opaque rows without
+/// the division by alpha); the other filters the general one (`filterRows`).
 package struct Enlarger: Sendable {
     /// The reconstruction filter.
     package enum Filter: String, Sendable, CaseIterable {
@@ -71,6 +73,19 @@ package struct Enlarger: Sendable {
         let cw = canvas.width, ch = canvas.height
         let xk = KernelWeights(source: cw, target: w, filter: filter)
         let yk = KernelWeights(source: ch, target: h, filter: filter)
+        if filter == .bilinear {
+            // Weights never negative: the fused loop without clamps (the default filter, --fill).
+            RowResampler.resample(canvas, xk: xk, yk: yk, width: w, height: h, into: dst)
+        } else {
+            Self.filterRows(canvas, xk: xk, yk: yk, width: w, height: h, into: dst)
+        }
+    }
+
+    /// The general loop, for any taps (negative lobes clamped): each output row is summed in an
+    /// accumulator row, then converted.
+    static func filterRows(_ canvas: Canvas, xk: KernelWeights, yk: KernelWeights, width w: Int, height h: Int,
+                           into dst: UnsafeMutablePointer<UInt8>) {
+        let cw = canvas.width
         let tables = SRGBTables.shared
         let lin = tables.toLinear
         let ring = yk.taps + 1

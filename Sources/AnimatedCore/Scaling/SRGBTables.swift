@@ -18,22 +18,32 @@ package final class SRGBTables: @unchecked Sendable {
 
     /// 256 linear values in 0...1.
     package let toLinear: UnsafeMutablePointer<Float>
+    /// 256 linear values times `encodeSteps` (a power of 2: exactly `toLinear` scaled), so that
+    /// sums of them are already in `toSRGB` index units (`RowResampler`).
+    package let toLinearSteps: UnsafeMutablePointer<Float>
     /// 256 code values divided by 255 (for averaging code values with the same loops).
     package let unit: UnsafeMutablePointer<Float>
-    /// `encodeSteps + 1` code values indexed by `Int(linear * encodeSteps + 0.5)`.
+    /// `encodeSteps + 1` code values indexed by `Int(linear * encodeSteps + 0.5)`, then 255
+    /// up to `paddedMask`: an index masked with it is always inside (`RowResampler`).
     package let toSRGB: UnsafeMutablePointer<UInt8>
+    /// `toSRGB` holds `paddedMask + 1` entries.
+    package static let paddedMask: UInt32 = 0x7FFF
 
     private init() {
         toLinear = .allocate(capacity: 256)
         for v in 0..<256 { toLinear[v] = Float(SRGBTables.decode(Double(v) / 255)) }
+        toLinearSteps = .allocate(capacity: 256)
+        for v in 0..<256 { toLinearSteps[v] = toLinear[v] * Float(SRGBTables.encodeSteps) }
         unit = .allocate(capacity: 256)
         for v in 0..<256 { unit[v] = Float(v) / 255 }
         let n = SRGBTables.encodeSteps
-        toSRGB = .allocate(capacity: n + 1)
+        let padded = Int(SRGBTables.paddedMask) + 1
+        toSRGB = .allocate(capacity: padded)
         for i in 0...n {
             let s = SRGBTables.encode(Double(i) / Double(n)) * 255
             toSRGB[i] = UInt8(min(255, max(0, s.rounded())))
         }
+        (toSRGB + n + 1).initialize(repeating: 255, count: padded - n - 1)
     }
 
     /// sRGB transfer function (IEC 61966-2-1), code value in 0...1 to linear light.

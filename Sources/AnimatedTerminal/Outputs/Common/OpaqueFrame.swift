@@ -25,8 +25,10 @@ package struct OpaqueFrame: Sendable {
     }
 
     /// Flattens `width`×`height` RGBA pixels into RGB at `dst` (3 bytes a pixel). `dst` may be
-    /// `src` itself: each pixel is written no later than it is read.
-    package static func flatten(_ src: UnsafePointer<UInt8>, width w: Int, height h: Int, background: BackgroundMode,
+    /// `src` itself: each pixel is written no later than it is read. `firstRow`: the frame row
+    /// `src` starts at (a pattern background depends on it), when flattening part of a frame.
+    package static func flatten(_ src: UnsafePointer<UInt8>, width w: Int, height h: Int, firstRow: Int = 0,
+                                background: BackgroundMode,
                                 terminalColor: (UInt8, UInt8, UInt8)?, into d: UnsafeMutablePointer<UInt8>) {
         let behind = terminalColor ?? Self.terminalColor(of: background)
         let terminal = UInt32(behind.0) << 16 | UInt32(behind.1) << 8 | UInt32(behind.2)
@@ -37,7 +39,7 @@ package struct OpaqueFrame: Sendable {
                     let r = sp[0], g = sp[1], b = sp[2]
                     dp[0] = r; dp[1] = g; dp[2] = b
                 } else {
-                    var c = background.shown(sp, x: x, y: y)
+                    var c = background.shown(sp, x: x, y: firstRow + y)
                     if c == CellColor.terminalDefault { c = terminal }
                     dp[0] = UInt8(c >> 16); dp[1] = UInt8((c >> 8) & 0xFF); dp[2] = UInt8(c & 0xFF)
                 }

@@ -2,7 +2,7 @@ import Synchronization
 import AnimatedCore
 
 /// Prepares frames for the sixel output on the producer thread: scales the canvas, flattens it
-/// over the background and encodes it with `SixelEncoder`; the frame buffer holds only the
+/// over the background (in the scaling pass, for `AreaAverageScaler`) and encodes it with `SixelEncoder`; the frame buffer holds only the
 /// sixel bytes, zlib-compressed (`payload`; `sixel(of:)` gives them back), so later plays
 /// re-send them without encoding again.
 ///
@@ -19,8 +19,9 @@ package final class SixelFramePreparer: FrameScaler {
     private let state: Mutex<State>
 
     /// The encoder and the frame buffer it reads, reused from frame to frame: the canvas is
-    /// scaled into `pixels` (RGBA), flattened there to RGB in place and encoded from it, so a
-    /// frame costs no full-size allocation but the sixel bytes the frame buffer keeps.
+    /// scaled into `pixels` and flattened there to RGB (by the scaling loop itself, or in place
+    /// after it) and encoded from it, so a frame costs no full-size allocation but the sixel
+    /// bytes the frame buffer keeps.
     /// @unchecked Sendable: only ever used inside `state.withLock`, one thread at a time.
     private final class State: @unchecked Sendable {
         let encoder: SixelEncoder
@@ -46,14 +47,18 @@ package final class SixelFramePreparer: FrameScaler {
         let sixel: [UInt8] = state.withLock { state in
             let encoder = state.encoder
             let buf = state.buffer(w * h * 4)
+            let background = encoder.background, terminalColor = encoder.terminalColor
             if let area = scaler as? AreaAverageScaler {
-                area.scale(canvas, width: w, height: h, into: buf)
+                // Scaled straight to RGB: only rows with translucent pixels are flattened.
+                area.scale(canvas, width: w, height: h, intoRGB: buf) { rgba, y, rgb in
+                    OpaqueFrame.flatten(rgba, width: w, height: 1, firstRow: y, background: background,
+                                        terminalColor: terminalColor, into: rgb)
+                }
             } else {
                 let frame = scaler.scale(canvas, index: index, to: RenderSize(width: w, height: h))
                 frame.pixels.withUnsafeBufferPointer { buf.update(from: $0.baseAddress!, count: w * h * 4) }
+                OpaqueFrame.flatten(buf, width: w, height: h, background: background, terminalColor: terminalColor, into: buf)
             }
-            OpaqueFrame.flatten(buf, width: w, height: h, background: encoder.background,
-                                terminalColor: encoder.terminalColor, into: buf)
             return encoder.encode(rgb: buf, width: w, height: h)
         }
         let packed = sixel.isEmpty ? [] : sixel.withUnsafeBytes { Zlib.compress($0, level: 1) }

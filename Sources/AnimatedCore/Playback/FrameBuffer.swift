@@ -152,8 +152,17 @@ final class FrameBuffer: Sendable {
     private let monitor: Monitor<State>
 
     init(order: PlaybackOrder, playhead: Int, size: RenderSize, scaler: any FrameScaler, budget: Int) {
-        monitor = Monitor(State(order: order, playhead: playhead, size: size, scaler: scaler,
-                                frameBytes: size.width * size.height * 4, budget: max(0, budget)))
+        var state = State(order: order, playhead: playhead, size: size, scaler: scaler,
+                          frameBytes: size.width * size.height * 4, budget: max(0, budget))
+        state.lookahead = Self.lookahead(for: scaler, budget: state.budget)
+        monitor = Monitor(state)
+    }
+
+    /// A quarter of the budget for a preparer whose frames the terminal keeps: set from the
+    /// start, so that the producer never fills the whole window before the output reports what
+    /// the terminal holds (that fill was the peak of a run's memory).
+    static func lookahead(for scaler: any FrameScaler, budget: Int) -> Int? {
+        scaler is any TerminalKeepsFrames ? budget / lookaheadShare : nil
     }
 
     // MARK: display side (never blocks for long: only the lock)
@@ -187,9 +196,9 @@ final class FrameBuffer: Sendable {
         monitor.withLock { s in
             s.size = size
             if let scaler {
-                // Another output: it limits the look-ahead again if it holds frames.
+                // Another output: the look-ahead is its own.
                 s.scaler = scaler
-                s.lookahead = nil
+                s.lookahead = Self.lookahead(for: scaler, budget: s.budget)
             }
             s.generation += 1
             s.frameBytes = size.width * size.height * 4

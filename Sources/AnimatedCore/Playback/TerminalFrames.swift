@@ -4,7 +4,8 @@
 /// (`ScaledFrame.isPlaceholder`), and the display only asks the terminal to show it.
 ///
 /// Used on the display thread, by the output, between `Player.update` calls. Made by
-/// `Player.terminalFrames()`, after which the producer prepares only a few seconds ahead.
+/// `Player.terminalFrames()`. A player whose preparer keeps frames in the terminal
+/// (`TerminalKeepsFrames`) prepares only a few seconds ahead.
 package struct TerminalFrames: Sendable {
     let buffer: FrameBuffer
 
@@ -21,6 +22,10 @@ package struct TerminalFrames: Sendable {
         buffer.reload()
     }
 }
+
+/// A preparer whose frames the terminal keeps once they are sent (kitty's): a player using it
+/// prepares only a quarter of its budget ahead from the start (see `FrameBuffer.lookahead`).
+package protocol TerminalKeepsFrames: FrameScaler {}
 
 extension ScaledFrame {
     /// A frame the terminal holds, kept without its data: index, size and format only.

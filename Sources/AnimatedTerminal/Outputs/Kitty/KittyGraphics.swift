@@ -136,7 +136,7 @@ package struct KittyGraphics: Sendable {
 /// `KittyAnimation.transmission`): a third less memory a frame, so that the 300 frames of a
 /// 1280×720 video (31 MB) fit the buffer's budget and later plays prepare nothing (as base64,
 /// 236 fitted, and every play decoded and compressed the whole video again).
-package struct KittyFramePreparer: FrameScaler {
+package struct KittyFramePreparer: TerminalKeepsFrames {
     package let scaler: any FrameScaler
     /// zlib level: 1 is several times faster than the default 6 for a few percent more bytes.
     package let level: Int32

@@ -26,6 +26,8 @@ package final class SixelFramePreparer: FrameScaler {
         let encoder: SixelEncoder
         var pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
         var capacity = 0
+        /// Room for one compressed frame, reused.
+        var scratch: [UInt8] = []
         init(_ encoder: SixelEncoder) { self.encoder = encoder }
         deinit { pixels.deallocate() }
 
@@ -43,7 +45,7 @@ package final class SixelFramePreparer: FrameScaler {
 
     package func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
         let w = max(1, size.width), h = max(1, size.height)
-        let sixel: [UInt8] = state.withLock { state in
+        let payload: [UInt8] = state.withLock { state in
             let encoder = state.encoder
             let buf = state.buffer(w * h * 4)
             if let area = scaler as? AreaAverageScaler {
@@ -54,18 +56,57 @@ package final class SixelFramePreparer: FrameScaler {
             }
             OpaqueFrame.flatten(buf, width: w, height: h, background: encoder.background,
                                 terminalColor: encoder.terminalColor, into: buf)
-            return encoder.encode(rgb: buf, width: w, height: h)
+            let sixel = encoder.encodeInPlace(rgb: buf, width: w, height: h)
+            guard let base = sixel.baseAddress, !sixel.isEmpty else { return [] }
+            return Self.pack(UnsafeRawBufferPointer(start: base, count: sixel.count), scratch: &state.scratch)
         }
-        let packed = sixel.isEmpty ? [] : sixel.withUnsafeBytes { Zlib.compress($0, level: 1) }
-        return ScaledFrame(index: index, size: RenderSize(width: w, height: h), pixels: [], payload: packed)
+        return ScaledFrame(index: index, size: RenderSize(width: w, height: h), pixels: [], payload: payload)
+    }
+
+    /// The payload of a frame: the sixel's length (4 bytes, little-endian) and its bytes
+    /// deflated at level 1, compressed through `scratch` (reused; compressBound bytes) so that
+    /// the only allocation is the payload kept, of its own size (transient buffers of a frame's
+    /// size left the producer's malloc arena fragmented).
+    static func pack(_ sixel: UnsafeRawBufferPointer, scratch: inout [UInt8]) -> [UInt8] {
+        let n = sixel.count
+        let bound = Zlib.bound(n)
+        if scratch.count < bound { scratch = [UInt8](repeating: 0, count: bound) }
+        return scratch.withUnsafeMutableBytes { space in
+            let packed = Zlib.compress(sixel, level: 1, into: UnsafeMutableRawBufferPointer(rebasing: space[..<bound]))
+            return [UInt8](unsafeUninitializedCapacity: 4 + packed) { out, count in
+                for k in 0..<4 { out[k] = UInt8(truncatingIfNeeded: n >> (8 * k)) }
+                (out.baseAddress! + 4).update(from: space.baseAddress!.assumingMemoryBound(to: UInt8.self), count: packed)
+                count = 4 + packed
+            }
+        }
     }
 
     /// The sixel image (DCS … ST) of a frame this preparer made; empty if it holds none.
     package static func sixel(of frame: ScaledFrame) -> [UInt8] {
-        guard !frame.payload.isEmpty else { return [] }
-        // A sixel never exceeds 2 bytes a pixel (runs) plus the palette and header.
-        let limit = frame.size.width * frame.size.height * 2 + 256 * 24 + 4096
-        return Zlib.decompress(frame.payload, limit: limit) ?? []
+        sixel(of: frame, between: [], and: [])
+    }
+
+    /// `prefix`, the sixel image of `frame` and `suffix` in one array: the only copy a frame
+    /// written to the terminal needs (inflated straight into it, nothing zero-filled first).
+    /// Empty if the frame holds no sixel.
+    package static func sixel(of frame: ScaledFrame, between prefix: [UInt8], and suffix: [UInt8]) -> [UInt8] {
+        let p = frame.payload
+        guard p.count > 4 else { return [] }
+        let n = (0..<4).reduce(0) { $0 | Int(p[$1]) << (8 * $1) }
+        return p.withUnsafeBytes { payload in
+            let body = UnsafeRawBufferPointer(rebasing: payload[4...])
+            var ok = true
+            let out = [UInt8](unsafeUninitializedCapacity: prefix.count + n + suffix.count) { out, count in
+                let base = out.baseAddress!
+                base.update(from: prefix, count: prefix.count)
+                let image = UnsafeMutableRawBufferPointer(start: base + prefix.count, count: n)
+                ok = Zlib.decompress(body, into: image) == n
+                guard ok else { count = 0; return }
+                (base + prefix.count + n).update(from: suffix, count: suffix.count)
+                count = prefix.count + n + suffix.count
+            }
+            return ok ? out : []
+        }
     }
 
     /// Palettes built so far (1: one palette served the whole animation).

@@ -189,3 +189,108 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
         #expect(SixelFramePreparer.sixel(of: ScaledFrame(index: 0, size: size, pixels: [])).isEmpty)
     }
 }
+
+extension SixelFramePreparerTests {
+    @Test func theSixelComesBetweenPrefixAndSuffixAndADamagedPayloadGivesNothing() throws {
+        let canvas = Canvas(width: 20, height: 13)
+        let g = gradientFrame(20, 13)
+        for i in 0..<g.pixels.count { canvas.pixels[i] = g.pixels[i] }
+        let size = RenderSize(width: 31, height: 17)
+        let frame = SixelFramePreparer(registers: 256, background: .terminal).scale(canvas, index: 0, to: size)
+        let sixel = SixelFramePreparer.sixel(of: frame)
+        let img = try SixelTestImage.decode(sixel)
+        #expect(img.width == 31 && img.height == 17)
+        let framed = SixelFramePreparer.sixel(of: frame, between: [1, 2, 3], and: [9, 8])
+        #expect(framed == [1, 2, 3] + sixel + [9, 8])
+        // A payload cut short does not inflate to the length it announces.
+        let cut = ScaledFrame(index: 0, size: size, pixels: [], payload: Array(frame.payload.dropLast(frame.payload.count / 2)))
+        #expect(SixelFramePreparer.sixel(of: cut, between: [1], and: [2]).isEmpty)
+    }
+}
+
+/// The band writer against a plain one (every colour's row of masks built and run-length coded
+/// pixel by pixel): the same bytes for every width (below, at and past the 8-byte word scan),
+/// height (whole and partial bands) and mix of runs.
+@Suite struct SixelBandWriterTests {
+    static func plain(_ idx: [UInt8], _ w: Int, _ h: Int, _ palette: [UInt8]) -> [UInt8] {
+        var out = Array("\u{1B}P0;0;0q\"1;1;\(w);\(h)".utf8)
+        for i in 0..<(palette.count / 3) {
+            let pct = (0..<3).map { (Int(palette[i * 3 + $0]) * 100 + 127) / 255 }
+            out += Array("#\(i);2;\(pct[0]);\(pct[1]);\(pct[2])".utf8)
+        }
+        for y0 in stride(from: 0, to: h, by: 6) {
+            var first = true
+            for c in 0..<256 {
+                var row = [UInt8](repeating: 0, count: w)
+                for dy in 0..<min(6, h - y0) { for x in 0..<w where idx[(y0 + dy) * w + x] == c { row[x] |= UInt8(1 << dy) } }
+                guard row.contains(where: { $0 != 0 }) else { continue }
+                if !first { out.append(0x24) }
+                first = false
+                out += Array("#\(c)".utf8)
+                let last = row.lastIndex(where: { $0 != 0 })!
+                var x = 0
+                while x <= last {
+                    var n = 1
+                    while x + n <= last && row[x + n] == row[x] { n += 1 }
+                    let ch = 63 + row[x]
+                    out += n > 3 ? Array("!\(n)".utf8) + [ch] : [UInt8](repeating: ch, count: n)
+                    x += n
+                }
+            }
+            if y0 + 6 < h { out.append(0x2D) }
+        }
+        return out + [0x1B, 0x5C]
+    }
+
+    @Test(arguments: [(1, 1), (7, 5), (8, 6), (9, 13), (40, 12), (333, 20)])
+    func writesWhatThePlainWriterWrites(size: (Int, Int)) {
+        let (w, h) = size
+        var state: UInt32 = 12345
+        func next() -> UInt32 { state = state &* 1_103_515_245 &+ 12345; return state >> 16 }
+        // Runs of random lengths (1 to 40) of a few colours, some sparse: long empty stretches
+        // in most colours' rows, runs crossing word boundaries.
+        var idx: [UInt8] = []
+        while idx.count < w * h {
+            let c = UInt8(next() % 5 == 0 ? next() % 256 : next() % 6)
+            idx += [UInt8](repeating: c, count: Int(next() % 40) + 1)
+        }
+        idx = Array(idx.prefix(w * h))
+        let palette = (0..<768).map { UInt8(($0 * 37) % 256) }
+        let writer = SixelBandWriter()
+        for _ in 0..<2 {   // twice: the masks must come back empty
+            let got = idx.withUnsafeBufferPointer { writer.write(indices: $0.baseAddress!, width: w, height: h, palette: palette) }
+            #expect(got == Self.plain(idx, w, h, palette), "\(w)×\(h)")
+        }
+    }
+}
+
+@Suite struct SixelPaletteMapTests {
+    @Test(arguments: [true, false])
+    func indicesWithoutTheErrorAreTheSameIndices(exact: Bool) {
+        var state: UInt32 = 99
+        func next() -> UInt8 { state = state &* 1_103_515_245 &+ 12345; return UInt8(truncatingIfNeeded: state >> 16) }
+        let palette = (0..<(64 * 3)).map { _ in next() }
+        // Repeated pixels (the same-as-before shortcut) and fresh ones.
+        var rgb: [UInt8] = []
+        for _ in 0..<500 { let p = [next(), next(), next()]; for _ in 0..<Int(next() % 4 + 1) { rgb += p } }
+        let n = rgb.count / 3
+        let map = SixelPaletteMap()
+        map.setPalette(palette, exact: exact)
+        var a = [UInt8](repeating: 0, count: n), b = [UInt8](repeating: 1, count: n)
+        let error = rgb.withUnsafeBufferPointer { s in a.withUnsafeMutableBufferPointer { map.map(rgb: s.baseAddress!, pixels: n, into: $0.baseAddress!) } }
+        rgb.withUnsafeBufferPointer { s in b.withUnsafeMutableBufferPointer { map.mapIndices(rgb: s.baseAddress!, pixels: n, into: $0.baseAddress!) } }
+        #expect(a == b)
+        // The error is each pixel's distance to the entry it got; exact palettes get the nearest.
+        var sum: UInt64 = 0
+        for k in 0..<n {
+            let d = (0..<3).map { Int(rgb[k * 3 + $0]) - Int(palette[Int(a[k]) * 3 + $0]) }
+            let dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+            sum += UInt64(dd)
+            if exact {
+                let best = (0..<64).map { i in (0..<3).map { Int(rgb[k * 3 + $0]) - Int(palette[i * 3 + $0]) }.reduce(0) { $0 + $1 * $1 } }.min()!
+                #expect(dd == best, "pixel \(k)")
+            }
+        }
+        #expect(sum == error)
+    }
+}

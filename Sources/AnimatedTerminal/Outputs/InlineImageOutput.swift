@@ -76,9 +76,14 @@ package final class InlineImageOutput: FrameOutput {
         var out = Array("\u{1B}[?2026h".utf8)
         out += sink.saveCursor
         out += sink.cursorTo(row: layout.row, column: layout.column)
-        out += image(frame, layout: layout, moveCursor: false)
-        out += sink.restoreCursor
-        out += Array("\u{1B}[?2026l".utf8)
+        let suffix = sink.restoreCursor + Array("\u{1B}[?2026l".utf8)
+        if kind == .sixel && !terminal.tmuxPassthrough {
+            // One array of the frame's size, the sixel inflated into it in place.
+            out = SixelFramePreparer.sixel(of: frame, between: out, and: suffix)
+        } else {
+            out += image(frame, layout: layout, moveCursor: false)
+            out += suffix
+        }
         sink.write(out)
         drawn = (frame.index, frame.size, layout)
         lastLayout = layout

@@ -27,6 +27,30 @@ package enum Zlib {
         }
     }
 
+    /// Room enough for `count` bytes compressed (zlib's `compressBound`).
+    package static func bound(_ count: Int) -> Int { Int(compressBound(uLong(count))) }
+
+    /// `bytes` compressed at `level` into `space` (at least `bound(bytes.count)` bytes); the
+    /// compressed length.
+    package static func compress(_ bytes: UnsafeRawBufferPointer, level: Int32, into space: UnsafeMutableRawBufferPointer) -> Int {
+        precondition(space.count >= bound(bytes.count))
+        var size = uLongf(space.count)
+        let rc = compress2(space.baseAddress!.assumingMemoryBound(to: Bytef.self), &size,
+                           bytes.baseAddress!.assumingMemoryBound(to: Bytef.self), uLong(bytes.count), level)
+        precondition(rc == Z_OK, "zlib compress2 failed (\(rc))")
+        return Int(size)
+    }
+
+    /// `bytes` (a complete zlib stream) inflated into `space`; the length inflated, or nil if
+    /// the stream is damaged or does not fit.
+    package static func decompress(_ bytes: UnsafeRawBufferPointer, into space: UnsafeMutableRawBufferPointer) -> Int? {
+        guard let out = space.baseAddress, let input = bytes.baseAddress else { return nil }
+        var size = uLongf(space.count)
+        let rc = uncompress(out.assumingMemoryBound(to: Bytef.self), &size,
+                            input.assumingMemoryBound(to: Bytef.self), uLong(bytes.count))
+        return rc == Z_OK ? Int(size) : nil
+    }
+
     /// `bytes` inflated, if they are a complete zlib stream of at most `limit` bytes (tests,
     /// and the protocol's own round-trip checks).
     package static func decompress(_ bytes: [UInt8], limit: Int) -> [UInt8]? {

@@ -30,7 +30,8 @@ package final class SixelEncoder {
     /// …or at least this PSNR.
     static let goodEnough = 40.0
 
-    /// Statistics of the last `encode`.
+    /// Statistics of the last `encode`. The PSNR is measured on every pixel when the frame got
+    /// a palette of its own, on every 4th row when it took the shared one.
     package private(set) var lastPSNR = Double.infinity
     package private(set) var lastUsedSharedPalette = false
     /// Palettes built so far (1 when one palette served the whole animation).
@@ -66,8 +67,14 @@ package final class SixelEncoder {
 
     /// `width`×`height` opaque RGB pixels (3 bytes each, rows packed) as one sixel image.
     package func encode(rgb: UnsafePointer<UInt8>, width: Int, height: Int) -> [UInt8] {
+        Array(encodeInPlace(rgb: rgb, width: width, height: height))
+    }
+
+    /// As `encode(rgb:width:height:)`, in the encoder's own output buffer (no allocation): the
+    /// bytes stay valid until the next encode.
+    package func encodeInPlace(rgb: UnsafePointer<UInt8>, width: Int, height: Int) -> UnsafeBufferPointer<UInt8> {
         let pixels = width * height
-        guard pixels > 0 else { return [] }
+        guard pixels > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
         if indexCapacity < pixels {
             indices.deallocate()
             indices = .allocate(capacity: pixels)
@@ -75,6 +82,7 @@ package final class SixelEncoder {
         }
         var chosen: [UInt8]
         var error: UInt64
+        var errorPixels = pixels
         if let shared {
             if map.palette != shared.palette || map.exact != shared.exact { map.setPalette(shared.palette, exact: shared.exact) }
             // Decided on every 4th row (mapping twice, to the shared palette and then to a new
@@ -89,12 +97,14 @@ package final class SixelEncoder {
             lastUsedSharedPalette = psnr >= Self.goodEnough || psnr >= sharedPSNR - Self.tolerance
             chosen = shared.palette
             if lastUsedSharedPalette {
-                // The sampled rows are mapped already: the other three of every four remain.
-                error = sampled
+                // The sampled rows are mapped already: the other three of every four remain,
+                // without measuring (the sample's error stands for the frame's).
                 for y in stride(from: 1, to: height, by: 4) {
                     let rows = min(3, height - y)
-                    error &+= map.map(rgb: rgb + y * width * 3, pixels: rows * width, into: indices + y * width)
+                    map.mapIndices(rgb: rgb + y * width * 3, pixels: rows * width, into: indices + y * width)
                 }
+                errorPixels = rows * width
+                error = sampled
             } else {
                 // The new palette becomes the shared one: the frames after a scene change (or
                 // after a video drifted from its first frame) look like this one, and building
@@ -116,9 +126,9 @@ package final class SixelEncoder {
             lastUsedSharedPalette = true
             chosen = own.palette
         }
-        lastPSNR = SixelPaletteMap.psnr(squaredError: error, pixels: pixels)
+        lastPSNR = SixelPaletteMap.psnr(squaredError: error, pixels: errorPixels)
         lastPalette = chosen
-        return writer.write(indices: indices, width: width, height: height, palette: chosen)
+        return writer.writeInPlace(indices: indices, width: width, height: height, palette: chosen)
     }
 
     /// Forgets the shared palette (a different animation, or colours that no longer fit).

@@ -2,9 +2,9 @@ import Synchronization
 import AnimatedCore
 
 /// Prepares frames for the sixel output on the producer thread: scales the canvas, flattens it
-/// over the background (in the scaling pass, for `AreaAverageScaler`) and encodes it with `SixelEncoder`; the frame buffer holds only the
-/// sixel bytes, zlib-compressed (`payload`; `sixel(of:)` gives them back), so later plays
-/// re-send them without encoding again.
+/// over the background (in the scaling pass, for `AreaAverageScaler`) and encodes it with
+/// `SixelEncoder`; the frame buffer holds only the sixel bytes, zlib-compressed (`payload`;
+/// `sixel(of:)` gives them back), so later plays re-send them without encoding again.
 ///
 /// Why compressed: an enlarged frame's sixel is large (about 300 KB at 1200×675, 50 MB for
 /// the 150-frame benchmark video), more than the buffer's budget, so later plays encoded most
@@ -27,6 +27,8 @@ package final class SixelFramePreparer: FrameScaler {
         let encoder: SixelEncoder
         var pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
         var capacity = 0
+        /// Room for one compressed frame, reused.
+        var scratch: [UInt8] = []
         init(_ encoder: SixelEncoder) { self.encoder = encoder }
         deinit { pixels.deallocate() }
 
@@ -44,7 +46,7 @@ package final class SixelFramePreparer: FrameScaler {
 
     package func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
         let w = max(1, size.width), h = max(1, size.height)
-        let sixel: [UInt8] = state.withLock { state in
+        let payload: [UInt8] = state.withLock { state in
             let encoder = state.encoder
             let buf = state.buffer(w * h * 4)
             let background = encoder.background, terminalColor = encoder.terminalColor
@@ -59,18 +61,57 @@ package final class SixelFramePreparer: FrameScaler {
                 frame.pixels.withUnsafeBufferPointer { buf.update(from: $0.baseAddress!, count: w * h * 4) }
                 OpaqueFrame.flatten(buf, width: w, height: h, background: background, terminalColor: terminalColor, into: buf)
             }
-            return encoder.encode(rgb: buf, width: w, height: h)
+            let sixel = encoder.encodeInPlace(rgb: buf, width: w, height: h)
+            guard let base = sixel.baseAddress, !sixel.isEmpty else { return [] }
+            return Self.pack(UnsafeRawBufferPointer(start: base, count: sixel.count), scratch: &state.scratch)
         }
-        let packed = sixel.isEmpty ? [] : sixel.withUnsafeBytes { Zlib.compress($0, level: 1) }
-        return ScaledFrame(index: index, size: RenderSize(width: w, height: h), pixels: [], payload: packed)
+        return ScaledFrame(index: index, size: RenderSize(width: w, height: h), pixels: [], payload: payload)
+    }
+
+    /// The payload of a frame: the sixel's length (4 bytes, little-endian) and its bytes
+    /// deflated at level 1, compressed through `scratch` (reused; compressBound bytes) so that
+    /// the only allocation is the payload kept, of its own size (transient buffers of a frame's
+    /// size left the producer's malloc arena fragmented).
+    static func pack(_ sixel: UnsafeRawBufferPointer, scratch: inout [UInt8]) -> [UInt8] {
+        let n = sixel.count
+        let bound = Zlib.bound(n)
+        if scratch.count < bound { scratch = [UInt8](repeating: 0, count: bound) }
+        return scratch.withUnsafeMutableBytes { space in
+            let packed = Zlib.compress(sixel, level: 1, into: UnsafeMutableRawBufferPointer(rebasing: space[..<bound]))
+            return [UInt8](unsafeUninitializedCapacity: 4 + packed) { out, count in
+                for k in 0..<4 { out[k] = UInt8(truncatingIfNeeded: n >> (8 * k)) }
+                (out.baseAddress! + 4).update(from: space.baseAddress!.assumingMemoryBound(to: UInt8.self), count: packed)
+                count = 4 + packed
+            }
+        }
     }
 
     /// The sixel image (DCS … ST) of a frame this preparer made; empty if it holds none.
     package static func sixel(of frame: ScaledFrame) -> [UInt8] {
-        guard !frame.payload.isEmpty else { return [] }
-        // A sixel never exceeds 2 bytes a pixel (runs) plus the palette and header.
-        let limit = frame.size.width * frame.size.height * 2 + 256 * 24 + 4096
-        return Zlib.decompress(frame.payload, limit: limit) ?? []
+        sixel(of: frame, between: [], and: [])
+    }
+
+    /// `prefix`, the sixel image of `frame` and `suffix` in one array: the only copy a frame
+    /// written to the terminal needs (inflated straight into it, nothing zero-filled first).
+    /// Empty if the frame holds no sixel.
+    package static func sixel(of frame: ScaledFrame, between prefix: [UInt8], and suffix: [UInt8]) -> [UInt8] {
+        let p = frame.payload
+        guard p.count > 4 else { return [] }
+        let n = (0..<4).reduce(0) { $0 | Int(p[$1]) << (8 * $1) }
+        return p.withUnsafeBytes { payload in
+            let body = UnsafeRawBufferPointer(rebasing: payload[4...])
+            var ok = true
+            let out = [UInt8](unsafeUninitializedCapacity: prefix.count + n + suffix.count) { out, count in
+                let base = out.baseAddress!
+                base.update(from: prefix, count: prefix.count)
+                let image = UnsafeMutableRawBufferPointer(start: base + prefix.count, count: n)
+                ok = Zlib.decompress(body, into: image) == n
+                guard ok else { count = 0; return }
+                (base + prefix.count + n).update(from: suffix, count: suffix.count)
+                count = prefix.count + n + suffix.count
+            }
+            return ok ? out : []
+        }
     }
 
     /// Palettes built so far (1: one palette served the whole animation).

@@ -255,12 +255,6 @@ final class FrameBuffer: Sendable {
 
     var reloads: Int { monitor.withLock { $0.reloads } }
 
-    /// The terminal holds the frames shown: prepare only `lookahead` bytes ahead (the rest of
-    /// the window becomes placeholders as it is shown, so preparing it early only holds data).
-    func limitLookahead() {
-        monitor.withLock { $0.lookahead = $0.budget / Self.lookaheadShare }
-    }
-
     /// The look-ahead is this fraction of the budget: 8 MiB of the usual 32, three seconds of
     /// a 1280×720 video's kitty frames.
     static let lookaheadShare = 4

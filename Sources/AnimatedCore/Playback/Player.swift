@@ -110,13 +110,12 @@ public final class Player {
     }
 
     /// For an output that keeps frames in the terminal: what it reports there lets the buffer
-    /// keep placeholders instead of data (see `TerminalFrames`). The producer prepares a quarter
-    /// of the buffer's budget ahead, not the whole window (from the start when the preparer is
-    /// `TerminalKeepsFrames`): the frames shown become placeholders, so data prepared early would
-    /// only be held longer.
+    /// keep placeholders instead of data (see `TerminalFrames`). Such an output's preparer is
+    /// `TerminalKeepsFrames`, so the producer already prepares only a quarter of the buffer's
+    /// budget ahead: the frames shown become placeholders, and data prepared early would only
+    /// be held longer.
     package func terminalFrames() -> TerminalFrames {
-        buffer.limitLookahead()
-        return TerminalFrames(buffer: buffer)
+        TerminalFrames(buffer: buffer)
     }
 
     /// The frame last drawn, with its data even if the buffer keeps a placeholder for it (the

@@ -169,11 +169,9 @@ final class InlinePlayback {
     /// Playback is over: the last frame stays where it is (`clear`: the rows are erased and
     /// the cursor goes back to where they started).
     func finish(clear: Bool) {
-        if !clear, case .output(let o) = drawing, let kitty = o as? KittyOutput, kitty.needsFrameOnScreen,
-           let frame = player.preparedFrameOnScreen(timeoutNanoseconds: PlaybackLoop.lastFrameTimeout) {
-            kitty.show(frame)     // the still needs the data kitty held
-        }
         if case .output(let o) = drawing {
+            // The still needs the data kitty held.
+            if !clear { PlaybackLoop.prepareFrameOnScreen(o, player: player) }
             if clear { o.leave() } else { o.keepInPlace() }
         }
         if clear { region.wipe() }

@@ -69,9 +69,12 @@ final class PlaybackLoop {
 
     /// Before the last frame is printed (`printLast`, `lastFrameCanvas`): the output gets the
     /// frame on screen with its data if it only had a placeholder (kitty held the data).
-    func prepareFrameOnScreen() {
+    func prepareFrameOnScreen() { Self.prepareFrameOnScreen(output, player: player) }
+
+    /// The same for any output and player (inline playback too).
+    static func prepareFrameOnScreen(_ output: any FrameOutput, player: Player) {
         guard let kitty = output as? KittyOutput, kitty.needsFrameOnScreen,
-              let frame = player.preparedFrameOnScreen(timeoutNanoseconds: Self.lastFrameTimeout) else { return }
+              let frame = player.preparedFrameOnScreen(timeoutNanoseconds: lastFrameTimeout) else { return }
         kitty.show(frame)
     }
 

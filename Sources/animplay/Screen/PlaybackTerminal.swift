@@ -18,9 +18,11 @@ struct PlaybackTerminal {
 
     /// Before leaving: late probe replies must not reach the shell, and shared-memory objects
     /// kitty did not read go (after a DA1 round trip: kitty has then read all it will).
-    func finish() {
+    func finish() { Self.finish(medium: medium, late: probe.late) }
+
+    fileprivate static func finish(medium: KittyMedium, late: TerminalProbe.LateReplies?) {
         if medium == .sharedMemory { TerminalProbe.settle(); KittyStager.removeLeftovers() }
-        TerminalProbe.absorbLate(probe.late)
+        TerminalProbe.absorbLate(late)
     }
 }
 
@@ -41,8 +43,7 @@ extension Play {
             plan = try graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium,
                                             memoryBytes: decodeOptions.maxMemoryMb << 20)
         } catch {
-            if medium == .sharedMemory { TerminalProbe.settle(); KittyStager.removeLeftovers() }
-            TerminalProbe.absorbLate(probe.late)
+            PlaybackTerminal.finish(medium: medium, late: probe.late)
             throw error
         }
         return PlaybackTerminal(probe: probe, medium: medium, background: background, backgroundNote: backgroundNote,

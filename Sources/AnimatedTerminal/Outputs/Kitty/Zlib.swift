@@ -11,14 +11,9 @@ package enum Zlib {
     /// buffers keep these arrays and count their `count`, not the capacity they would hold on to
     /// (a sixel frame compressed 6× kept all of its original size).
     package static func compress(_ bytes: UnsafeRawBufferPointer, level: Int32) -> [UInt8] {
-        let bound = Int(compressBound(uLong(bytes.count)))
+        let bound = bound(bytes.count)
         let out = [UInt8](unsafeUninitializedCapacity: bound) { out, n in
-            var size = uLongf(bound)
-            let rc = compress2(out.baseAddress!, &size,
-                               bytes.baseAddress!.assumingMemoryBound(to: Bytef.self),
-                               uLong(bytes.count), level)
-            precondition(rc == Z_OK, "zlib compress2 failed (\(rc))")
-            n = Int(size)
+            n = compress(bytes, level: level, into: UnsafeMutableRawBufferPointer(out))
         }
         guard out.count * 4 < bound * 3 else { return out }
         return [UInt8](unsafeUninitializedCapacity: out.count) { copy, n in
@@ -55,14 +50,9 @@ package enum Zlib {
     /// and the protocol's own round-trip checks).
     package static func decompress(_ bytes: [UInt8], limit: Int) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: max(1, limit))
-        var size = uLongf(out.count)
-        let rc = out.withUnsafeMutableBufferPointer { o in
-            bytes.withUnsafeBufferPointer { i in
-                uncompress(o.baseAddress!, &size, i.baseAddress!, uLong(i.count))
-            }
-        }
-        guard rc == Z_OK else { return nil }
-        out.removeSubrange(Int(size)...)
+        let size = out.withUnsafeMutableBytes { o in bytes.withUnsafeBytes { decompress($0, into: o) } }
+        guard let size else { return nil }
+        out.removeSubrange(size...)
         return out
     }
 }

@@ -84,9 +84,11 @@ def test_a_free_tile_takes_the_next_file_in_kitty(display, tmp_path):
     write_gif(third, 16, 16, [[MAGENTA] * 256, [MAGENTA] * 256], delay_cs=50, loops=0)
     k = Kitty(display, [fast, slow, third, '--grid', '2x1'], width=800, height=400)
     try:
-        k.wait_for(lambda: grab(display.name, SCREEN).count(BLUE) >= MIN_PIXELS, timeout=40, what='the grid')
-        first = grab(display.name, SCREEN)
-        left = first.box(RED)[1] or first.box(GREEN)[1]
+        # Both tiles on screen (each draws when its first frame is ready: one grab may hold only one).
+        def both():
+            shot = grab(display.name, SCREEN)
+            return shot.count(BLUE) >= MIN_PIXELS and (shot.box(RED)[1] or shot.box(GREEN)[1])
+        left = k.wait_for(both, timeout=40, what='the grid')
         k.wait_for(lambda: grab(display.name, SCREEN).count(MAGENTA) >= MIN_PIXELS, timeout=20, what='the third file')
         shot = grab(display.name, SCREEN)
         save_shot(display, 'kitty-grid-next')

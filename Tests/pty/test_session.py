@@ -4,7 +4,7 @@ terminal is restored, --scale that does not fit, --version.
 Actions wait for observable states (frames drawn, the process stopped), never fixed delays;
 the only timed wait is how long a test keeps the process stopped, which is the scenario.
 """
-import os, re, shutil, signal, subprocess, tempfile, time
+import os, re, shutil, signal, subprocess, tempfile, termios, time
 import pytest
 import ptyharness as h
 from gifwriter import write_gif
@@ -87,6 +87,28 @@ def test_ctrl_z_restores_the_terminal_and_fg_continues_from_the_same_frame(six_f
     for snapshot in r.screen.alt_snapshots:
         assert 'drops 0' in status_row(snapshot)
     assert 'play 2/2' in status_row(r.screen.alt_snapshots[-1])
+
+
+def test_output_processing_is_off_while_playing_and_restored_on_stop_and_exit(six_frames):
+    """OPOST is off while curses runs (the kernel need not look at every byte of ~50 MB of
+    sixels a play), back on while stopped and after exit, off again after fg."""
+    seen = []
+
+    def record(proc, master, slave):
+        seen.append(termios.tcgetattr(slave)[1])
+
+    r = h.run([six_frames], actions=[
+        (lambda st: len(frames_shown(st.output)) >= 2, record),
+        (lambda st: len(frames_shown(st.output)) >= 3, b'\x1a'),
+        (lambda st: st.stopped, record),
+        (lambda st: st.stopped, signal.SIGCONT),
+        (lambda st: len(frames_shown(st.since_stop())) >= 2, record),
+    ])
+    assert r.status == 0 and restored(r)
+    playing, stopped, resumed = seen
+    assert playing & termios.OPOST == 0
+    assert stopped & termios.OPOST and r.stops[0]['stty'] == r.stty_before
+    assert resumed & termios.OPOST == 0
 
 
 def test_ctrl_z_and_fg_under_an_interactive_shell(six_frames):

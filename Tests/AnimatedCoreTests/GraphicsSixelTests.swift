@@ -209,8 +209,9 @@ extension SixelFramePreparerTests {
 }
 
 /// The band writer against a plain one (every colour's row of masks built and run-length coded
-/// pixel by pixel): the same bytes for every width (below, at and past the 8-byte word scan),
-/// height (whole and partial bands) and mix of runs.
+/// pixel by pixel, exact masks, colours in register order): the same picture, pixel for pixel,
+/// for every width (below, at and past the 8-byte word scans), height (whole and partial
+/// bands) and mix of runs, in no more bytes; fewer where overdraw pays.
 @Suite struct SixelBandWriterTests {
     static func plain(_ idx: [UInt8], _ w: Int, _ h: Int, _ palette: [UInt8]) -> [UInt8] {
         var out = Array("\u{1B}P0;0;0q\"1;1;\(w);\(h)".utf8)
@@ -242,10 +243,15 @@ extension SixelFramePreparerTests {
         return out + [0x1B, 0x5C]
     }
 
-    @Test(arguments: [(1, 1), (7, 5), (8, 6), (9, 13), (40, 12), (333, 20)])
-    func writesWhatThePlainWriterWrites(size: (Int, Int)) {
-        let (w, h) = size
-        var state: UInt32 = 12345
+    /// 256 registers of distinct colours (in the percentages sixel carries), so that a pixel
+    /// painted with the wrong register shows.
+    static let palette: [UInt8] = (0..<256).flatMap { (i: Int) -> [UInt8] in
+        let percents: [Int] = [i % 101, (i / 101) * 30 + 5, 77]
+        return percents.map { (p: Int) -> UInt8 in UInt8((p * 255 + 50) / 100) }
+    }
+
+    static func randomRuns(_ w: Int, _ h: Int, seed: UInt32) -> [UInt8] {
+        var state = seed
         func next() -> UInt32 { state = state &* 1_103_515_245 &+ 12345; return state >> 16 }
         // Runs of random lengths (1 to 40) of a few colours, some sparse: long empty stretches
         // in most colours' rows, runs crossing word boundaries.
@@ -254,13 +260,43 @@ extension SixelFramePreparerTests {
             let c = UInt8(next() % 5 == 0 ? next() % 256 : next() % 6)
             idx += [UInt8](repeating: c, count: Int(next() % 40) + 1)
         }
-        idx = Array(idx.prefix(w * h))
-        let palette = (0..<768).map { UInt8(($0 * 37) % 256) }
+        return Array(idx.prefix(w * h))
+    }
+
+    @Test(arguments: [(1, 1), (7, 5), (8, 6), (9, 13), (15, 7), (16, 12), (40, 12), (333, 20)])
+    func paintsThePlainWritersPictureInNoMoreBytes(size: (Int, Int)) throws {
+        let (w, h) = size
+        let idx = Self.randomRuns(w, h, seed: 12345)
+        let plain = Self.plain(idx, w, h, Self.palette)
+        let expected = try SixelTestImage.decode(plain)
         let writer = SixelBandWriter()
-        for _ in 0..<2 {   // twice: the masks must come back empty
-            let got = idx.withUnsafeBufferPointer { writer.write(indices: $0.baseAddress!, width: w, height: h, palette: palette) }
-            #expect(got == Self.plain(idx, w, h, palette), "\(w)×\(h)")
+        var outputs: [[UInt8]] = []
+        for _ in 0..<2 {   // twice: the masks and counts must come back empty
+            let got = idx.withUnsafeBufferPointer { writer.write(indices: $0.baseAddress!, width: w, height: h, palette: Self.palette) }
+            let image = try SixelTestImage.decode(got)
+            #expect(image.width == w && image.height == h)
+            #expect(image.pixels.allSatisfy { $0 != nil }, "every pixel painted")
+            #expect(zip(image.pixels, expected.pixels).allSatisfy { $0! == $1! }, "\(w)×\(h)")
+            #expect(got.count <= plain.count)
+            outputs.append(got)
         }
+        #expect(outputs[0] == outputs[1])
+    }
+
+    /// Noise of a few colours over a background: the background goes in one run per band and
+    /// the noise colours in longer runs than their exact masks allow.
+    @Test func overdrawWritesNoisyBandsInFewerBytes() throws {
+        let (w, h) = (240, 36)
+        var state: UInt32 = 7
+        func next() -> UInt32 { state = state &* 1_103_515_245 &+ 12345; return state >> 16 }
+        let idx = (0..<(w * h)).map { _ in next() % 3 == 0 ? UInt8(1 + next() % 4) : 0 }
+        let plain = Self.plain(idx, w, h, Self.palette)
+        let got = idx.withUnsafeBufferPointer { SixelBandWriter().write(indices: $0.baseAddress!, width: w, height: h, palette: Self.palette) }
+        let image = try SixelTestImage.decode(got), expected = try SixelTestImage.decode(plain)
+        #expect(zip(image.pixels, expected.pixels).allSatisfy { $0! == $1! })
+        #expect(Double(got.count) < 0.9 * Double(plain.count), "\(got.count) vs \(plain.count)")
+        // Each band starts with the background (the most pixels) in one run: "#0!240~".
+        #expect(String(decoding: got, as: UTF8.self).components(separatedBy: "#0!240~").count == h / 6 + 1)
     }
 }
 

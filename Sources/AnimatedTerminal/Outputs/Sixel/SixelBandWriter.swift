@@ -3,34 +3,48 @@ import AnimatedCore
 /// Writes palette indices as a sixel image (`DCS 0;0;0 q " 1;1;W;H #palette bands ST`).
 ///
 /// Per band of six rows, one pass scatters every pixel's bit into its colour's row of masks
-/// (`masks[c·width + x] |= 1 << dy`) and marks the colour used: stores only, no min/max kept
-/// per pixel (a colour's column range through memory was a chain of dependent loads and stores,
-/// a third of the writer's time). Then each colour used in the band is written with run-length
-/// codes (`!n`), its row scanned eight bytes at a time while they repeat the run's value (most
-/// of a colour's row is empty), a trailing empty run left out; its masks are zeroed again.
-/// Memory: one mask row per register (256 × width bytes) and the output buffer, both reused
-/// from frame to frame.
+/// (`masks[c·width + x] |= 1 << dy`) and counts the colour's pixels: stores only, no min/max
+/// kept per pixel (a colour's column range through memory was a chain of dependent loads and
+/// stores, a third of the writer's time). Then the colours of the band are written, most
+/// pixels first, each with run-length codes (`!n`).
+///
+/// Overdraw: a later colour paints over an earlier one, so a colour's run may also set the
+/// bits of pixels that a colour written after it owns. Each colour's row is cut into the
+/// fewest runs for which one sixel value fits every column: it holds the colour's own bits
+/// and none of the bits already painted by the colours before it (`painted`); greedy
+/// longest-first cutting is optimal for such interval constraints. The most common colour
+/// then takes one run across the band, and a noisy band costs fewer runs: on the benchmark
+/// video's frames (1200×675) 17 % fewer bytes than exact masks (9 % fewer compressed), the
+/// same picture. A trailing stretch past a colour's last pixel is left out.
+///
+/// Memory: one mask row per register (256 × width bytes), the painted row and the output
+/// buffer, all reused from frame to frame.
 ///
 /// The whole image is painted (every pixel's register is set). `P2 = 0`, as libsixel writes:
 /// a run of the mlterm test on the loaded machine missed a frame with `P2 = 1` (unset pixels
 /// transparent), none since.
 final class SixelBandWriter {
     private var masks: UnsafeMutablePointer<UInt8>
+    private var painted: UnsafeMutablePointer<UInt8>
     private var maskWidth = 0
-    private let used: UnsafeMutablePointer<UInt8>
+    private let counts: UnsafeMutablePointer<UInt32>
+    private let order: UnsafeMutablePointer<Int>
     private var out: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var length = 0
 
     init() {
         masks = .allocate(capacity: 1)
-        used = .allocate(capacity: 256)
-        used.initialize(repeating: 0, count: 256)
+        painted = .allocate(capacity: 1)
+        counts = .allocate(capacity: 256)
+        counts.initialize(repeating: 0, count: 256)
+        order = .allocate(capacity: 256)
+        order.initialize(repeating: 0, count: 256)
         capacity = 1 << 16
         out = .allocate(capacity: capacity)
     }
 
-    deinit { masks.deallocate(); used.deallocate(); out.deallocate() }
+    deinit { masks.deallocate(); painted.deallocate(); counts.deallocate(); order.deallocate(); out.deallocate() }
 
     /// The sixel image of `indices` (`width`×`height` palette indices) with `palette` (RGB triples).
     func write(indices: UnsafePointer<UInt8>, width w: Int, height h: Int, palette: [UInt8]) -> [UInt8] {
@@ -41,10 +55,12 @@ final class SixelBandWriter {
     func writeInPlace(indices: UnsafePointer<UInt8>, width w: Int, height h: Int, palette: [UInt8]) -> UnsafeBufferPointer<UInt8> {
         length = 0
         if maskWidth != w {
-            masks.deallocate()
-            // 8 spare bytes: the word-wide scan may read up to 7 bytes past a row's end.
+            masks.deallocate(); painted.deallocate()
+            // 8 spare bytes: the word-wide scans may read up to 7 bytes past a row's end.
             masks = .allocate(capacity: 256 * w + 8)
             masks.initialize(repeating: 0, count: 256 * w + 8)
+            painted = .allocate(capacity: w + 8)
+            painted.initialize(repeating: 0, count: w + 8)
             maskWidth = w
         }
         reserve(48 + palette.count / 3 * 20)
@@ -57,7 +73,7 @@ final class SixelBandWriter {
             put(0x23); putNumber(i); put(0x3B); put(0x32)                                        // #i;2
             for c in 0..<3 { put(0x3B); putNumber((Int(palette[i * 3 + c]) * 100 + 127) / 255) }
         }
-        let masks = masks, used = used
+        let masks = masks, counts = counts, order = order, painted = painted
         var y0 = 0
         while y0 < h {
             for dy in 0..<min(6, h - y0) {
@@ -66,34 +82,34 @@ final class SixelBandWriter {
                 for x in 0..<w {
                     let c = Int(row[x])
                     masks[c &* w &+ x] |= bit
-                    used[c] = 1
+                    counts[c] &+= 1
                 }
             }
-            var first = true
-            for c in 0..<256 where used[c] != 0 {
-                used[c] = 0
+            var n = 0
+            for c in 0..<256 where counts[c] != 0 { order[n] = c; n &+= 1 }
+            // Most pixels first (ties by register, so the output is deterministic).
+            var sorted = UnsafeMutableBufferPointer(start: order, count: n)
+            sorted.sort { a, b in counts[a] != counts[b] ? counts[a] > counts[b] : a < b }
+            painted.update(repeating: 0, count: w)
+            for k in 0..<n {
+                let c = order[k]
+                counts[c] = 0
                 reserve(16 + 2 * w)
-                if !first { put(0x24) }            // $: back to the band's start
-                first = false
+                if k > 0 { put(0x24) }             // $: back to the band's start
                 put(0x23); putNumber(c)            // #c
                 let m = masks + c &* w
-                var value = m[0], n = 1
-                var word = UInt64(value) &* 0x0101_0101_0101_0101
-                var x = 1
-                while x < w {
-                    // Eight bytes of the run at once (the row has 8 spare bytes after it).
-                    if x &+ 8 <= w && UnsafeRawPointer(m + x).loadUnaligned(as: UInt64.self) == word {
-                        n &+= 8; x &+= 8; continue
-                    }
-                    let v = m[x]
-                    if v == value { n &+= 1 } else {
-                        run(value, n); value = v; n = 1
-                        word = UInt64(value) &* 0x0101_0101_0101_0101
-                    }
-                    x &+= 1
+                let end = Self.lastNonZero(m, w) &+ 1
+                writeRuns(own: m, painted: painted, end: end)
+                // Its pixels are painted now; its mask row is empty again for the next band.
+                // Words, then bytes: a word past `end` could reach the next colour's row.
+                var x = 0
+                while x &+ 8 <= end {
+                    let p = UnsafeMutableRawPointer(painted + x), q = UnsafeMutableRawPointer(m + x)
+                    p.storeBytes(of: p.loadUnaligned(as: UInt64.self) | q.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    q.storeBytes(of: 0, as: UInt64.self)
+                    x &+= 8
                 }
-                if value != 0 { run(value, n) }     // an empty tail needs no bytes
-                m.update(repeating: 0, count: w)
+                while x < end { painted[x] |= m[x]; m[x] = 0; x &+= 1 }
             }
             y0 += 6
             reserve(2)
@@ -102,6 +118,43 @@ final class SixelBandWriter {
         reserve(2)
         put(0x1B); put(0x5C)
         return UnsafeBufferPointer(start: out, count: length)
+    }
+
+    /// The fewest runs over columns `0..<end`: a run's value holds every own bit of its
+    /// columns (`must`) and no bit painted before (`forbidden`), so a run grows while the two
+    /// stay disjoint.
+    @inline(__always) private func writeRuns(own m: UnsafePointer<UInt8>, painted: UnsafePointer<UInt8>, end: Int) {
+        var x = 0
+        while x < end {
+            var must = m[x], forbidden = painted[x]
+            var j = x &+ 1
+            while j < end {
+                // Eight columns at once where the colour has no pixel and nothing painted
+                // clashes with the run (the rows have 8 spare bytes after them).
+                if j &+ 8 <= end && UnsafeRawPointer(m + j).loadUnaligned(as: UInt64.self) == 0 {
+                    var p = UnsafeRawPointer(painted + j).loadUnaligned(as: UInt64.self)
+                    if p & (UInt64(must) &* 0x0101_0101_0101_0101) == 0 {
+                        p |= p >> 32; p |= p >> 16; p |= p >> 8
+                        forbidden |= UInt8(truncatingIfNeeded: p)
+                        j &+= 8; continue
+                    }
+                }
+                let mj = m[j], pj = painted[j]
+                if (must | mj) & (forbidden | pj) != 0 { break }
+                must |= mj; forbidden |= pj
+                j &+= 1
+            }
+            run(must, j &- x)
+            x = j
+        }
+    }
+
+    /// The index of the last non-zero byte of `m[0..<w]`, or -1.
+    @inline(__always) private static func lastNonZero(_ m: UnsafePointer<UInt8>, _ w: Int) -> Int {
+        var x = w
+        while x >= 8 && UnsafeRawPointer(m + (x &- 8)).loadUnaligned(as: UInt64.self) == 0 { x &-= 8 }
+        while x > 0 && m[x - 1] == 0 { x &-= 1 }
+        return x &- 1
     }
 
     @inline(__always) private func run(_ v: UInt8, _ n: Int) {

@@ -77,8 +77,8 @@ package final class SixelFramePreparer: FrameScaler {
     }
 
     /// The sixel image (DCS … ST) of a frame this preparer made; empty if it holds none.
-    package static func sixel(of frame: ScaledFrame, using inflater: Zstd.Decompressor) -> [UInt8] {
-        sixel(of: frame, between: [], and: [], using: inflater)
+    package static func sixel(of frame: ScaledFrame, using decompressor: Zstd.Decompressor) -> [UInt8] {
+        sixel(of: frame, between: [], and: [], using: decompressor)
     }
 
     /// `prefix`, the sixel image of `frame` and `suffix` in one array: the only copy a frame
@@ -86,7 +86,7 @@ package final class SixelFramePreparer: FrameScaler {
     /// straight into it, nothing zero-filled first). Empty if the frame holds no sixel or a
     /// damaged one.
     package static func sixel(of frame: ScaledFrame, between prefix: [UInt8], and suffix: [UInt8],
-                              using inflater: Zstd.Decompressor) -> [UInt8] {
+                              using decompressor: Zstd.Decompressor) -> [UInt8] {
         frame.payload.withUnsafeBytes { payload in
             guard let n = Zstd.Decompressor.contentSize(payload), n > 0 else { return [] }
             var ok = true
@@ -94,7 +94,7 @@ package final class SixelFramePreparer: FrameScaler {
                 let base = out.baseAddress!
                 base.update(from: prefix, count: prefix.count)
                 let image = UnsafeMutableRawBufferPointer(start: base + prefix.count, count: n)
-                ok = inflater.decompress(payload, into: image) == n
+                ok = decompressor.decompress(payload, into: image) == n
                 guard ok else { count = 0; return }
                 (base + prefix.count + n).update(from: suffix, count: suffix.count)
                 count = prefix.count + n + suffix.count

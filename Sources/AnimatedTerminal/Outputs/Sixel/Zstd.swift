@@ -1,8 +1,8 @@
 import CZstd
 
 /// zstd (RFC 8878) frames for the sixel images the frame buffer holds: one context each way,
-/// made once and reused for every frame (a context is a few hundred KB of tables that zstd's
-/// one-shot `ZSTD_compress`/`ZSTD_decompress` would allocate and free on every call).
+/// made once and reused for every frame (a context is 0.1–1 MB of tables and buffers that
+/// zstd's one-shot `ZSTD_compress`/`ZSTD_decompress` would allocate and free on every call).
 /// Frames carry their content size (the reader allocates exactly that) and no checksum (they
 /// never leave the process).
 package enum Zstd {

@@ -38,6 +38,9 @@ let package = Package(
         // zlib for kitty graphics payloads (o=z).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
+        // zstd for the sixel frames the frame buffer holds (see SixelFramePreparer).
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd",
+                       providers: [.apt(["libzstd-dev"])]),
         // Linked by name: ncursesw's pkg-config adds -D flags SwiftPM rejects with a warning.
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses",
                        providers: [.apt(["libncurses-dev"])]),
@@ -50,7 +53,7 @@ let package = Package(
             name: "AnimatedCore",
             dependencies: ["CGIF", "CPNG", "CJPEG", "CAVIF", "CWebP", "CImageQuant"]
         ),
-        .target(name: "AnimatedTerminal", dependencies: ["AnimatedCore", "CPNG", "CZlib"]),
+        .target(name: "AnimatedTerminal", dependencies: ["AnimatedCore", "CPNG", "CZlib", "CZstd"]),
         .target(name: "AnimatedNet", dependencies: ["AnimatedCore", "CCurl", "CZlib", "CFileGuard"]),
         .executableTarget(
             name: "animplay",

@@ -179,14 +179,15 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
         let size = RenderSize(width: 150, height: 84)
         let frame = SixelFramePreparer(registers: 256, background: .terminal).scale(canvas, index: 7, to: size)
         #expect(frame.index == 7 && frame.size == size && frame.pixels.isEmpty)
-        let sixel = SixelFramePreparer.sixel(of: frame)
+        let decompressor = Zstd.Decompressor()
+        let sixel = SixelFramePreparer.sixel(of: frame, using: decompressor)
         #expect(frame.payload.count * 2 < sixel.count)            // held compressed
         let img = try SixelTestImage.decode(sixel)
         #expect(img.width == 150 && img.height == 84)
         let enlarged = AreaAverageScaler().scale(canvas, index: 7, to: size)
         let psnr = try #require(img.psnr(against: OpaqueFrame(enlarged, background: .terminal)))
         #expect(psnr > 32, "PSNR \(psnr)")
-        #expect(SixelFramePreparer.sixel(of: ScaledFrame(index: 0, size: size, pixels: [])).isEmpty)
+        #expect(SixelFramePreparer.sixel(of: ScaledFrame(index: 0, size: size, pixels: []), using: decompressor).isEmpty)
     }
 }
 
@@ -197,14 +198,72 @@ extension SixelFramePreparerTests {
         for i in 0..<g.pixels.count { canvas.pixels[i] = g.pixels[i] }
         let size = RenderSize(width: 31, height: 17)
         let frame = SixelFramePreparer(registers: 256, background: .terminal).scale(canvas, index: 0, to: size)
-        let sixel = SixelFramePreparer.sixel(of: frame)
+        let decompressor = Zstd.Decompressor()
+        let sixel = SixelFramePreparer.sixel(of: frame, using: decompressor)
         let img = try SixelTestImage.decode(sixel)
         #expect(img.width == 31 && img.height == 17)
-        let framed = SixelFramePreparer.sixel(of: frame, between: [1, 2, 3], and: [9, 8])
+        let framed = SixelFramePreparer.sixel(of: frame, between: [1, 2, 3], and: [9, 8], using: decompressor)
         #expect(framed == [1, 2, 3] + sixel + [9, 8])
-        // A payload cut short does not inflate to the length it announces.
+        // A payload cut short does not decompress to the length it announces.
         let cut = ScaledFrame(index: 0, size: size, pixels: [], payload: Array(frame.payload.dropLast(frame.payload.count / 2)))
-        #expect(SixelFramePreparer.sixel(of: cut, between: [1], and: [2]).isEmpty)
+        #expect(SixelFramePreparer.sixel(of: cut, between: [1], and: [2], using: decompressor).isEmpty)
+        // Bytes that are no zstd frame (the zlib stream of earlier versions), or an empty payload.
+        let other = ScaledFrame(index: 0, size: size, pixels: [], payload: sixel.withUnsafeBytes { Zlib.compress($0, level: 1) })
+        #expect(SixelFramePreparer.sixel(of: other, between: [1], and: [2], using: decompressor).isEmpty)
+        #expect(SixelFramePreparer.sixel(of: ScaledFrame(index: 0, size: size, pixels: [], payload: []), using: decompressor).isEmpty)
+        // The same context serves frame after frame (it keeps no state from a failed one).
+        #expect(SixelFramePreparer.sixel(of: frame, using: decompressor) == sixel)
+    }
+
+    @Test func heldFramesAreSmallerThanTheSixelAndEveryDamagedByteGivesAllOrNothing() throws {
+        // The 150×84 gradient: its sixel compressed, then each byte of the payload altered in
+        // turn (no checksum: a changed literal may decompress to other bytes, but never to a
+        // partial image nor past the buffer).
+        let g = gradientFrame(64, 36)
+        let canvas = Canvas(width: 64, height: 36)
+        for i in 0..<g.pixels.count { canvas.pixels[i] = g.pixels[i] }
+        let frame = SixelFramePreparer(registers: 256, background: .terminal)
+            .scale(canvas, index: 0, to: RenderSize(width: 150, height: 84))
+        let decompressor = Zstd.Decompressor()
+        let sixel = SixelFramePreparer.sixel(of: frame, using: decompressor)
+        #expect(frame.payload.count * 2 < sixel.count)
+        for i in 0..<frame.payload.count {
+            var damaged = frame.payload
+            damaged[i] ^= 0x5A
+            let out = SixelFramePreparer.sixel(of: ScaledFrame(index: 0, size: frame.size, pixels: [], payload: damaged),
+                                               between: [7], and: [8], using: decompressor)
+            // The announced length is the header's: a damaged header may announce another.
+            let announced = damaged.withUnsafeBytes { Zstd.Decompressor.contentSize($0) }
+            #expect(out.isEmpty || (out.count == 2 + announced! && out.first == 7 && out.last == 8), "byte \(i)")
+        }
+        #expect(SixelFramePreparer.sixel(of: frame, using: decompressor) == sixel)
+    }
+}
+
+/// zstd through the reused contexts: round trips of any length (empty, one byte, the context's
+/// own block size and past it), one compressor and one decompressor for all of them.
+@Suite struct ZstdTests {
+    @Test func roundTripsThroughReusedContexts() {
+        var random = TestRandom("zstd round trip")
+        let compressor = SixelFramePreparer.compressor()
+        let decompressor = Zstd.Decompressor()
+        for n in [0, 1, 2, 100, 4096, 131_072, 131_073, 400_000] {
+            // Repetitive text with random runs: compressible, but not trivially.
+            let bytes = (0..<n).map { i in i % 97 < 60 ? UInt8(63 + i % 7) : UInt8.random(in: 0...255, using: &random) }
+            let frame = bytes.withUnsafeBytes { compressor.compress($0) }
+            #expect(frame.withUnsafeBytes { Zstd.Decompressor.contentSize($0) } == n, "\(n) bytes, \(random)")
+            var back = [UInt8](repeating: 0, count: n + 1)     // a byte to spare: the length is checked
+            let got = back.withUnsafeMutableBytes { out in frame.withUnsafeBytes { decompressor.decompress($0, into: out) } }
+            #expect(got == n && Array(back[..<n]) == bytes, "\(n) bytes, \(random)")
+            if n > 0 {
+                // Too small a space: nil, not a partial result.
+                var short = [UInt8](repeating: 0, count: n - 1)
+                let none = short.withUnsafeMutableBytes { out in frame.withUnsafeBytes { decompressor.decompress($0, into: out) } }
+                #expect(none == nil)
+            }
+        }
+        #expect([UInt8]().withUnsafeBytes { Zstd.Decompressor.contentSize($0) } == nil)
+        #expect([UInt8](repeating: 0, count: 16).withUnsafeBytes { Zstd.Decompressor.contentSize($0) } == nil)
     }
 }
 

@@ -32,6 +32,8 @@ package final class InlineImageOutput: FrameOutput {
     private var placedAt: RenderLayout?
     package private(set) var skipped = 0
     private let empty = CellGrid()
+    /// Decompresses the sixel frames the frame buffer holds (one context for every frame).
+    private lazy var decompressor = Zstd.Decompressor()
     package var hasFrame: Bool { current != nil }
     /// Set when a frame came without an image (the encoder failed: out of memory).
     package private(set) var failure: String?
@@ -78,8 +80,8 @@ package final class InlineImageOutput: FrameOutput {
         out += sink.cursorTo(row: layout.row, column: layout.column)
         let suffix = sink.restoreCursor + Array("\u{1B}[?2026l".utf8)
         if kind == .sixel && !terminal.tmuxPassthrough {
-            // One array of the frame's size, the sixel inflated into it in place.
-            out = SixelFramePreparer.sixel(of: frame, between: out, and: suffix)
+            // One array of the frame's size, the sixel decompressed into it in place.
+            out = SixelFramePreparer.sixel(of: frame, between: out, and: suffix, using: decompressor)
         } else {
             out += image(frame, layout: layout, moveCursor: false)
             out += suffix
@@ -96,7 +98,7 @@ package final class InlineImageOutput: FrameOutput {
         let bytes: [UInt8]
         switch kind {
         case .sixel:
-            bytes = SixelFramePreparer.sixel(of: frame)
+            bytes = SixelFramePreparer.sixel(of: frame, using: decompressor)
         case .iterm2:
             bytes = ITermImageEncoder.sequence(payload: frame.payload, columns: layout.columns, rows: layout.rows,
                                                moveCursor: moveCursor)

@@ -1,0 +1,4 @@
+#ifndef ANIMPLAY_CZSTD_SHIM_H
+#define ANIMPLAY_CZSTD_SHIM_H
+#include <zstd.h>
+#endif

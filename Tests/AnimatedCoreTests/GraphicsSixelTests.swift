@@ -238,6 +238,20 @@ extension SixelFramePreparerTests {
         }
         #expect(SixelFramePreparer.sixel(of: frame, using: decompressor) == sixel)
     }
+
+    /// A payload that announces more bytes than any sixel of its frame's size can hold gives
+    /// nothing (and reserves nothing), though it decompresses well.
+    @Test func aPayloadAnnouncingMoreThanASixelOfItsSizeGivesNothing() {
+        let size = RenderSize(width: 4, height: 4)
+        let limit = SixelFramePreparer.largestSixel(size)
+        let compressor = Zstd.Compressor(level: 1), decompressor = Zstd.Decompressor()
+        for (n, kept) in [(limit, true), (limit + 1, false), (1 << 24, false)] {
+            let bytes = [UInt8](repeating: 0x3F, count: n)
+            let payload = bytes.withUnsafeBytes { compressor.compress($0) }
+            let out = SixelFramePreparer.sixel(of: ScaledFrame(index: 0, size: size, pixels: [], payload: payload), using: decompressor)
+            #expect(out.count == (kept ? n : 0), "\(n) bytes announced")
+        }
+    }
 }
 
 /// zstd through the reused contexts: round trips of any length (empty, one byte, the context's

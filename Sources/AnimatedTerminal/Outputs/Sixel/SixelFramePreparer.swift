@@ -88,7 +88,8 @@ package final class SixelFramePreparer: FrameScaler {
     package static func sixel(of frame: ScaledFrame, between prefix: [UInt8], and suffix: [UInt8],
                               using decompressor: Zstd.Decompressor) -> [UInt8] {
         frame.payload.withUnsafeBytes { payload in
-            guard let n = Zstd.Decompressor.contentSize(payload), n > 0 else { return [] }
+            guard let n = Zstd.Decompressor.contentSize(payload), n > 0,
+                  n <= Self.largestSixel(frame.size) else { return [] }
             var ok = true
             let out = [UInt8](unsafeUninitializedCapacity: prefix.count + n + suffix.count) { out, count in
                 let base = out.baseAddress!
@@ -101,6 +102,15 @@ package final class SixelFramePreparer: FrameScaler {
             }
             return ok ? out : []
         }
+    }
+
+    /// The most bytes `SixelBandWriter` can write for a frame of `size`: the header and 256
+    /// registers, then per band at most one pass per colour (at most 256, and at most one per
+    /// pixel), each at most a colour change and a byte per column. A damaged header that
+    /// announces more is not believed (it must not make us reserve gigabytes).
+    static func largestSixel(_ size: RenderSize) -> Int {
+        let w = max(1, size.width), h = max(1, size.height)
+        return 64 + 256 * 20 + (h + 5) / 6 * min(256, 6 * w) * (w + 6) + 2 * (h + 5) / 6
     }
 
     /// Palettes built so far (1: one palette served the whole animation).

@@ -64,13 +64,13 @@ final class GIFInput {
             let inBuffer = position &- bufferStart
             if inBuffer >= 0 && inBuffer < bufferCount {
                 let n = min(count &- done, bufferCount &- inBuffer)
-                dst.map { ($0 + done).copyMemory(from: buffer.baseAddress! + inBuffer, byteCount: n) }
+                if let dst { (dst + done).copyMemory(from: buffer.baseAddress! + inBuffer, byteCount: n) }
                 done &+= n
                 position &+= n
                 continue
             }
             if position >= source.count {
-                dst.map { ($0 + done).initializeMemory(as: UInt8.self, repeating: 0, count: count &- done) }
+                if let dst { (dst + done).initializeMemory(as: UInt8.self, repeating: 0, count: count &- done) }
                 position &+= count &- done
                 pastEnd = true
                 return count

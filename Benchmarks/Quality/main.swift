@@ -20,6 +20,9 @@ import Glibc
 // quality-bench --first-sixel SOURCE WIDTH HEIGHT [REPEAT]
 //   Times a new SixelEncoder's first frame (first palette, table, bands) on frame 0 of SOURCE
 //   scaled to WIDTH × HEIGHT; prints CPU ms and a hash of the sixel (identical across builds?).
+// quality-bench --compress SOURCE [REPEAT]
+//   Frame 0 of SOURCE as RGB deflated by Zlib.compress and by Zlib.compressInHalves: wall and
+//   CPU ms, sizes.
 
 func fail(_ message: String) -> Never {
     let line = Array("quality-bench: \(message)\n".utf8)
@@ -140,6 +143,32 @@ if args.first == "--first-sixel" {
     }
     times.sort()
     print("{\"target\": \"\(w)x\(h)\", \"ms\": \(fixed(times[times.count / 2])), \"best\": \(fixed(times[0])), \"bytes\": \(bytes), \"psnr\": \(fixed(psnr)), \"hash\": \"\(String(hash, radix: 16))\"}")
+    exit(0)
+}
+if args.first == "--compress" {
+    // --compress SOURCE [REPEAT]: frame 0 of SOURCE as RGB (what kitty gets of an opaque frame at
+    // its own size) deflated at level 1 by Zlib.compress and by Zlib.compressInHalves, REPEAT
+    // times each (default 9), interleaved; prints wall and CPU ms (medians) and the sizes.
+    guard (2...3).contains(args.count) else { fail("usage: --compress SOURCE [REPEAT]") }
+    let repeats = args.count > 2 ? max(1, Int(args[2]) ?? 9) : 9
+    let canvas = load(args[1])
+    let rgb = canvas.withUnsafeBytes { KittyFramePreparer.opaqueRGB($0) } ?? []
+    func clock(_ id: clockid_t) -> Double {
+        var t = timespec()
+        clock_gettime(id, &t)
+        return Double(t.tv_sec) * 1000 + Double(t.tv_nsec) / 1e6
+    }
+    var wall: [[Double]] = [[], []], cpu: [[Double]] = [[], []], sizes = [0, 0]
+    for _ in 0..<repeats {
+        for k in 0..<2 {
+            let w0 = clock(CLOCK_MONOTONIC), c0 = clock(CLOCK_PROCESS_CPUTIME_ID)
+            let packed = rgb.withUnsafeBytes { k == 0 ? Zlib.compress($0, level: 1) : Zlib.compressInHalves($0, level: 1) }
+            wall[k].append(clock(CLOCK_MONOTONIC) - w0); cpu[k].append(clock(CLOCK_PROCESS_CPUTIME_ID) - c0)
+            sizes[k] = packed.count
+        }
+    }
+    func median(_ v: [Double]) -> String { fixed(v.sorted()[v.count / 2]) }
+    print("{\"bytes\": \(rgb.count), \"whole\": {\"wall\": \(median(wall[0])), \"cpu\": \(median(cpu[0])), \"size\": \(sizes[0])}, \"halves\": {\"wall\": \(median(wall[1])), \"cpu\": \(median(cpu[1])), \"size\": \(sizes[1])}}")
     exit(0)
 }
 if args.first == "--encode" {

@@ -242,7 +242,7 @@ extension SixelFramePreparerTests {
         return out + [0x1B, 0x5C]
     }
 
-    @Test(arguments: [(1, 1), (7, 5), (8, 6), (9, 13), (40, 12), (333, 20)])
+    @Test(arguments: [(1, 1), (7, 5), (8, 6), (9, 13), (40, 12), (333, 20), (50, 37)])
     func writesWhatThePlainWriterWrites(size: (Int, Int)) {
         let (w, h) = size
         var state: UInt32 = 12345
@@ -256,10 +256,16 @@ extension SixelFramePreparerTests {
         }
         idx = Array(idx.prefix(w * h))
         let palette = (0..<768).map { UInt8(($0 * 37) % 256) }
-        let writer = SixelBandWriter()
+        let writer = SixelBandWriter(), helper = SixelBandWriter()
+        let plain = Self.plain(idx, w, h, palette)
         for _ in 0..<2 {   // twice: the masks must come back empty
             let got = idx.withUnsafeBufferPointer { writer.write(indices: $0.baseAddress!, width: w, height: h, palette: palette) }
-            #expect(got == Self.plain(idx, w, h, palette), "\(w)×\(h)")
+            #expect(got == plain, "\(w)×\(h)")
+            // The lower half's bands by the helper on a second thread: the same bytes.
+            let halves = idx.withUnsafeBufferPointer {
+                Array(writer.writeInPlace(indices: $0.baseAddress!, width: w, height: h, palette: palette, helper: helper))
+            }
+            #expect(halves == plain, "\(w)×\(h) in halves")
         }
     }
 }

@@ -20,7 +20,8 @@ import AnimatedCore
 /// its median cut left registers unused and dropped colours that cover whole areas (issue 20.3).
 ///
 /// One encoder per thread: it owns scratch memory (index plane, histogram, tables, band masks),
-/// all reused from frame to frame.
+/// all reused from frame to frame. A large frame's bands are written in two halves at once, the
+/// lower one by a second writer on a thread of its own (`SixelBandWriter`'s helper form).
 package final class SixelEncoder {
     package let registers: Int
     package let background: BackgroundMode
@@ -44,6 +45,10 @@ package final class SixelEncoder {
     private let map = SixelPaletteMap()
     private let builder = SixelPaletteBuilder()
     private let writer = SixelBandWriter()
+    /// Writes the lower half's bands of a large frame on a second thread (made on first use).
+    private lazy var helper = SixelBandWriter()
+    /// Frames of at least this many pixels have their bands written in two halves at once.
+    static let halvesPixels = 1 << 18
     private var indices: UnsafeMutablePointer<UInt8>
     private var indexCapacity = 0
 
@@ -128,6 +133,9 @@ package final class SixelEncoder {
         }
         lastPSNR = SixelPaletteMap.psnr(squaredError: error, pixels: errorPixels)
         lastPalette = chosen
+        if pixels >= Self.halvesPixels {
+            return writer.writeInPlace(indices: indices, width: width, height: height, palette: chosen, helper: helper)
+        }
         return writer.writeInPlace(indices: indices, width: width, height: height, palette: chosen)
     }
 

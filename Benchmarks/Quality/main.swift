@@ -17,6 +17,12 @@ import Glibc
 //   frames (default 30) scaled to WIDTH × HEIGHT, REPEAT times (default 3); prints one JSON
 //   line: CPU ms a frame, the median and best of the repeats. DUMP: the scaled frames (RGBA,
 //   packed) written to that file, to compare two builds byte for byte (e.g. with numpy).
+// quality-bench --first-sixel SOURCE WIDTH HEIGHT [REPEAT]
+//   Times a new SixelEncoder's first frame (first palette, table, bands) on frame 0 of SOURCE
+//   scaled to WIDTH × HEIGHT; prints CPU ms and a hash of the sixel (identical across builds?).
+// quality-bench --compress SOURCE [REPEAT]
+//   Frame 0 of SOURCE as RGB deflated by Zlib.compress and by Zlib.compressInHalves: wall and
+//   CPU ms, sizes.
 
 func fail(_ message: String) -> Never {
     let line = Array("quality-bench: \(message)\n".utf8)
@@ -107,6 +113,70 @@ if args.first == "--scale" {
     }
     times.sort()
     print("{\"source\": \"\(frames[0].width)x\(frames[0].height)\", \"target\": \"\(w)x\(h)\", \"frames\": \(frames.count), \"ms_per_frame\": \(fixed(times[times.count / 2])), \"best\": \(fixed(times[0]))}")
+    exit(0)
+}
+if args.first == "--first-sixel" {
+    // --first-sixel SOURCE WIDTH HEIGHT [REPEAT]: a new SixelEncoder's first frame (the palette
+    // built, the table filled, the bands written) for frame 0 of SOURCE scaled to WIDTH × HEIGHT,
+    // REPEAT times (default 5), each with a new encoder; prints wall and CPU ms (medians; best
+    // CPU) and a hash
+    // of the sixel's bytes (to compare two builds).
+    guard (4...5).contains(args.count), let w = Int(args[2]), let h = Int(args[3]) else {
+        fail("usage: --first-sixel SOURCE WIDTH HEIGHT [REPEAT]")
+    }
+    let repeats = args.count > 4 ? max(1, Int(args[4]) ?? 5) : 5
+    let frame = OpaqueFrame(AreaAverageScaler().scale(load(args[1]), index: 0, to: RenderSize(width: w, height: h)),
+                            background: .terminal)
+    func cpu() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+        return Double(t.tv_sec) * 1000 + Double(t.tv_nsec) / 1e6
+    }
+    func wallClock() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) * 1000 + Double(t.tv_nsec) / 1e6
+    }
+    var times: [Double] = [], walls: [Double] = [], hash: UInt64 = 0, bytes = 0, psnr = 0.0
+    for _ in 0..<repeats {
+        let encoder = SixelEncoder(background: .terminal)
+        let t0 = cpu(), w0 = wallClock()
+        let sixel = encoder.encode(frame)
+        times.append(cpu() - t0)
+        walls.append(wallClock() - w0)
+        hash = sixel.reduce(14_695_981_039_346_656_037) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        bytes = sixel.count
+        psnr = encoder.lastPSNR
+    }
+    times.sort()
+    walls.sort()
+    print("{\"target\": \"\(w)x\(h)\", \"wall\": \(fixed(walls[walls.count / 2])), \"ms\": \(fixed(times[times.count / 2])), \"best\": \(fixed(times[0])), \"bytes\": \(bytes), \"psnr\": \(fixed(psnr)), \"hash\": \"\(String(hash, radix: 16))\"}")
+    exit(0)
+}
+if args.first == "--compress" {
+    // --compress SOURCE [REPEAT]: frame 0 of SOURCE as RGB (what kitty gets of an opaque frame at
+    // its own size) deflated at level 1 by Zlib.compress and by Zlib.compressInHalves, REPEAT
+    // times each (default 9), interleaved; prints wall and CPU ms (medians) and the sizes.
+    guard (2...3).contains(args.count) else { fail("usage: --compress SOURCE [REPEAT]") }
+    let repeats = args.count > 2 ? max(1, Int(args[2]) ?? 9) : 9
+    let canvas = load(args[1])
+    let rgb = canvas.withUnsafeBytes { KittyFramePreparer.opaqueRGB($0) } ?? []
+    func clock(_ id: clockid_t) -> Double {
+        var t = timespec()
+        clock_gettime(id, &t)
+        return Double(t.tv_sec) * 1000 + Double(t.tv_nsec) / 1e6
+    }
+    var wall: [[Double]] = [[], []], cpu: [[Double]] = [[], []], sizes = [0, 0]
+    for _ in 0..<repeats {
+        for k in 0..<2 {
+            let w0 = clock(CLOCK_MONOTONIC), c0 = clock(CLOCK_PROCESS_CPUTIME_ID)
+            let packed = rgb.withUnsafeBytes { k == 0 ? Zlib.compress($0, level: 1) : Zlib.compressInHalves($0, level: 1) }
+            wall[k].append(clock(CLOCK_MONOTONIC) - w0); cpu[k].append(clock(CLOCK_PROCESS_CPUTIME_ID) - c0)
+            sizes[k] = packed.count
+        }
+    }
+    func median(_ v: [Double]) -> String { fixed(v.sorted()[v.count / 2]) }
+    print("{\"bytes\": \(rgb.count), \"whole\": {\"wall\": \(median(wall[0])), \"cpu\": \(median(cpu[0])), \"size\": \(sizes[0])}, \"halves\": {\"wall\": \(median(wall[1])), \"cpu\": \(median(cpu[1])), \"size\": \(sizes[1])}}")
     exit(0)
 }
 if args.first == "--encode" {

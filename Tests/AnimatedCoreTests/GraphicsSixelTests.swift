@@ -336,13 +336,13 @@ extension SixelFramePreparerTests {
         return Array(idx.prefix(w * h))
     }
 
-    @Test(arguments: [(1, 1), (7, 5), (8, 6), (9, 13), (15, 7), (16, 12), (40, 12), (333, 20)])
+    @Test(arguments: [(1, 1), (7, 5), (8, 6), (9, 13), (15, 7), (16, 12), (40, 12), (333, 20), (50, 37)])
     func paintsThePlainWritersPictureInNoMoreBytes(size: (Int, Int)) throws {
         let (w, h) = size
         let idx = Self.randomRuns(w, h, seed: 12345)
         let plain = Self.plain(idx, w, h, Self.palette)
         let expected = try SixelTestImage.decode(plain)
-        let writer = SixelBandWriter()
+        let writer = SixelBandWriter(), helper = SixelBandWriter()
         var outputs: [[UInt8]] = []
         for _ in 0..<2 {   // twice: the masks and counts must come back empty
             let got = idx.withUnsafeBufferPointer { writer.write(indices: $0.baseAddress!, width: w, height: h, palette: Self.palette) }
@@ -351,6 +351,11 @@ extension SixelFramePreparerTests {
             #expect(image.pixels.allSatisfy { $0 != nil }, "every pixel painted")
             #expect(zip(image.pixels, expected.pixels).allSatisfy { $0! == $1! }, "\(w)×\(h)")
             #expect(got.count <= plain.count)
+            // The lower half's bands by the helper on a second thread: the same bytes.
+            let halves = idx.withUnsafeBufferPointer {
+                Array(writer.writeInPlace(indices: $0.baseAddress!, width: w, height: h, palette: Self.palette, helper: helper))
+            }
+            #expect(halves == got, "\(w)×\(h) in halves")
             outputs.append(got)
         }
         #expect(outputs[0] == outputs[1])
@@ -401,5 +406,44 @@ extension SixelFramePreparerTests {
             }
         }
         #expect(sum == error)
+    }
+    /// A built palette's table gets, for the first colour of each of its slots, the nearest
+    /// entry (the lowest index on a tie), as a search of every entry would: the candidate lists
+    /// must never leave the nearest entry out.
+    @Test(arguments: [1, 2, 7, 64, 255, 256])
+    func builtPalettesMapEachSlotsFirstColourToTheNearestEntry(entries: Int) {
+        var state = UInt32(entries)
+        func next() -> UInt8 { state = state &* 1_103_515_245 &+ 12345; return UInt8(truncatingIfNeeded: state >> 16) }
+        // Random entries, some repeated (ties), some on cell faces (multiples of 16 and 15 past).
+        var palette: [UInt8] = []
+        for i in 0..<entries {
+            if i % 5 == 4 { palette += palette[((i / 2) * 3)..<((i / 2) * 3 + 3)]; continue }
+            palette += i % 7 == 3 ? [next() & 0xF0, next() | 0x0F, next() & 0xF0] : [next(), next(), next()]
+        }
+        // One colour per table slot (6 bits a channel), so every pixel is a table miss.
+        var rgb: [UInt8] = [], slots = Set<Int>()
+        for _ in 0..<6000 {
+            let c = [next(), next(), next()]
+            if slots.insert(Int(c[0] >> 2) << 12 | Int(c[1] >> 2) << 6 | Int(c[2] >> 2)).inserted { rgb += c }
+        }
+        for v: UInt8 in [0, 15, 16, 255] { rgb += [v, 255 - v, v] }     // the cube's corners and faces
+        let n = rgb.count / 3
+        let map = SixelPaletteMap()
+        map.setPalette(palette, exact: false)
+        var got = [UInt8](repeating: 0, count: n)
+        _ = rgb.withUnsafeBufferPointer { s in got.withUnsafeMutableBufferPointer { map.map(rgb: s.baseAddress!, pixels: n, into: $0.baseAddress!) } }
+        var wrong = 0
+        var checked = Set<Int>()
+        for k in 0..<n {
+            let slot = Int(rgb[k * 3] >> 2) << 12 | Int(rgb[k * 3 + 1] >> 2) << 6 | Int(rgb[k * 3 + 2] >> 2)
+            guard checked.insert(slot).inserted else { continue }   // later colours of a slot share its entry
+            var best = 0, bestDistance = Int.max
+            for i in 0..<entries {
+                let d = (0..<3).map { Int(rgb[k * 3 + $0]) - Int(palette[i * 3 + $0]) }.reduce(0) { $0 + $1 * $1 }
+                if d < bestDistance { bestDistance = d; best = i }
+            }
+            if Int(got[k]) != best { wrong += 1 }
+        }
+        #expect(wrong == 0, "\(wrong) of \(checked.count) colours got another entry than the nearest")
     }
 }

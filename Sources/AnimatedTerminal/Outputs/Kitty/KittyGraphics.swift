@@ -183,13 +183,13 @@ package struct KittyFramePreparer: TerminalKeepsFrames {
     }
 
     /// The frame kitty receives for `rgba`: RGB when every pixel is opaque, zlib-compressed
-    /// unless `compress` is off.
+    /// unless `compress` is off (a large frame in two halves at once: `Zlib.compressInHalves`).
     private func pack(_ rgba: UnsafeRawBufferPointer, index: Int, size: RenderSize) -> ScaledFrame {
         if let rgb = Self.opaqueRGB(rgba) {
-            let packed = compress ? rgb.withUnsafeBytes { Zlib.compress($0, level: level) } : rgb
+            let packed = compress ? rgb.withUnsafeBytes { Zlib.compressInHalves($0, level: level) } : rgb
             return ScaledFrame(index: index, size: size, pixels: [], payload: packed, channels: 3)
         }
-        let packed = compress ? Zlib.compress(rgba, level: level) : Array(rgba)
+        let packed = compress ? Zlib.compressInHalves(rgba, level: level) : Array(rgba)
         return ScaledFrame(index: index, size: size, pixels: [], payload: packed, channels: 4)
     }
 

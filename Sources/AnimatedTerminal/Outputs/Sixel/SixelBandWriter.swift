@@ -53,7 +53,40 @@ final class SixelBandWriter {
 
     /// As `write`, into the writer's own buffer: the bytes stay valid until the next call.
     func writeInPlace(indices: UnsafePointer<UInt8>, width w: Int, height h: Int, palette: [UInt8]) -> UnsafeBufferPointer<UInt8> {
-        length = 0
+        begin(width: w, height: h, palette: palette)
+        appendBands(indices: indices, width: w, rows: 0..<h, height: h)
+        return finish()
+    }
+
+    /// As `writeInPlace`, the bands of the lower half written by `helper` (another writer) on a
+    /// thread of its own meanwhile: the same bytes in about half the time, for large frames
+    /// (the bands of a 1200×675 frame took about 5 ms on the producer thread alone).
+    func writeInPlace(indices: UnsafePointer<UInt8>, width w: Int, height h: Int, palette: [UInt8],
+                      helper: SixelBandWriter) -> UnsafeBufferPointer<UInt8> {
+        guard h >= 12 else { return writeInPlace(indices: indices, width: w, height: h, palette: palette) }
+        let split = h / 12 * 6      // a band boundary near the middle
+        begin(width: w, height: h, palette: palette)
+        helper.length = 0
+        helper.fitRows(w)
+        let lower = LowerHalf(writer: helper, indices: indices)
+        SideThread.run({ lower.writer.appendBands(indices: lower.indices, width: w, rows: split..<h, height: h) },
+                       alongside: { appendBands(indices: indices, width: w, rows: 0..<split, height: h) })
+        reserve(helper.length)
+        (out + length).update(from: helper.out, count: helper.length)
+        length += helper.length
+        return finish()
+    }
+
+    /// The helper writer and the indices for the side thread. @unchecked Sendable: the helper
+    /// is used by the side thread alone until `SideThread.run` returns, and the indices are
+    /// only read.
+    private struct LowerHalf: @unchecked Sendable {
+        let writer: SixelBandWriter
+        let indices: UnsafePointer<UInt8>
+    }
+
+    /// Mask rows and the painted row of `w` bytes (all zero).
+    private func fitRows(_ w: Int) {
         if maskWidth != w {
             masks.deallocate(); painted.deallocate()
             // 8 spare bytes: the word-wide scans may read up to 7 bytes past a row's end.
@@ -63,6 +96,12 @@ final class SixelBandWriter {
             painted.initialize(repeating: 0, count: w + 8)
             maskWidth = w
         }
+    }
+
+    /// Starts an image: the DCS, the raster attributes and the palette.
+    private func begin(width w: Int, height h: Int, palette: [UInt8]) {
+        length = 0
+        fitRows(w)
         reserve(48 + palette.count / 3 * 20)
         put(0x1B); put(0x50); put(0x30); put(0x3B); put(0x30); put(0x3B); put(0x30); put(0x71)  // ESC P 0;0;0 q
         put(0x22); put(0x31); put(0x3B); put(0x31); put(0x3B)                                    // " 1;1;
@@ -73,9 +112,14 @@ final class SixelBandWriter {
             put(0x23); putNumber(i); put(0x3B); put(0x32)                                        // #i;2
             for c in 0..<3 { put(0x3B); putNumber((Int(palette[i * 3 + c]) * 100 + 127) / 255) }
         }
+    }
+
+    /// Appends the bands of `rows` (starting on a band boundary) of an image `height` rows
+    /// tall, each but the image's last followed by `-`.
+    private func appendBands(indices: UnsafePointer<UInt8>, width w: Int, rows: Range<Int>, height h: Int) {
         let masks = masks, counts = counts, order = order, painted = painted
-        var y0 = 0
-        while y0 < h {
+        var y0 = rows.lowerBound
+        while y0 < rows.upperBound {
             for dy in 0..<min(6, h - y0) {
                 let bit = UInt8(1 << dy)
                 let row = indices + (y0 + dy) &* w
@@ -115,6 +159,10 @@ final class SixelBandWriter {
             reserve(2)
             if y0 < h { put(0x2D) }               // -: next band
         }
+    }
+
+    /// Ends the image (ST); its bytes.
+    private func finish() -> UnsafeBufferPointer<UInt8> {
         reserve(2)
         put(0x1B); put(0x5C)
         return UnsafeBufferPointer(start: out, count: length)

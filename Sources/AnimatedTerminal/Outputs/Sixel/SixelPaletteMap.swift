@@ -16,6 +16,11 @@ import AnimatedCore
 ///   that colour. Enlarged frames have too many distinct colours for a cache keyed by the exact
 ///   colour; a colour within 3 levels of one seen before gets the same entry (at most ±3 per
 ///   channel more error than the exact search, measured: < 0.1 dB).
+///   A miss searches only the entries that can be nearest to some colour of its cell of 16
+///   levels a channel (`Candidates`, built on the cell's first miss): the first frame of an
+///   enlarged video misses tens of thousands of times, and searching all 256 entries each time
+///   was most of that frame's mapping. The entry found is the same (nearest, lowest index on a
+///   tie).
 /// One map per thread (it owns mutable table memory).
 final class SixelPaletteMap {
     private(set) var palette: [UInt8] = []
@@ -30,6 +35,7 @@ final class SixelPaletteMap {
     private static let unfilled = UInt16.max
     /// The palette's channels apart, 256 entries (unused ones far away), for the SIMD search.
     private let channels: UnsafeMutablePointer<SIMD8<Int32>>
+    private let candidates = Candidates()
 
     init() {
         cacheKeys = .allocate(capacity: Self.cacheSize)
@@ -60,6 +66,7 @@ final class SixelPaletteMap {
             cacheKeys.update(repeating: UInt32.max, count: Self.cacheSize)
         } else {
             table.update(repeating: Self.unfilled, count: Self.tableSize)
+            candidates.reset()
         }
     }
 
@@ -126,7 +133,7 @@ final class SixelPaletteMap {
                         let slot = Int(s[0] >> 2) << 12 | Int(s[1] >> 2) << 6 | Int(s[2] >> 2)
                         var index = Int(table[slot])
                         if index == Int(Self.unfilled) {
-                            index = nearestVector(s[0], s[1], s[2])
+                            index = nearestCandidate(s[0], s[1], s[2], in: p)
                             table[slot] = UInt16(index)
                         }
                         lastKey = key; lastIndex = UInt8(index)
@@ -148,26 +155,91 @@ final class SixelPaletteMap {
         return UInt64(dr &* dr &+ dg &* dg &+ db &* db)
     }
 
-    /// The nearest entry, eight at a time (the search behind every table miss: tens of
-    /// thousands per palette for an enlarged video frame).
-    private func nearestVector(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> Int {
-        let vr = SIMD8<Int32>(repeating: Int32(r)), vg = SIMD8<Int32>(repeating: Int32(g)), vb = SIMD8<Int32>(repeating: Int32(b))
-        var best = SIMD8<Int32>(repeating: Int32.max), bestIndex = SIMD8<Int32>(repeating: 0)
-        var lane = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
-        let step = SIMD8<Int32>(repeating: 8)
-        for k in 0..<((count + 7) / 8) {
-            let dr = channels[k] &- vr, dg = channels[32 + k] &- vg, db = channels[64 + k] &- vb
-            let d = dr &* dr &+ dg &* dg &+ db &* db
-            let better = d .< best
-            best.replace(with: d, where: better)
-            bestIndex.replace(with: lane, where: better)
-            lane &+= step
+    /// The nearest entry among the candidates of the colour's cell (lowest index on a tie).
+    @inline(__always)
+    private func nearestCandidate(_ r: UInt8, _ g: UInt8, _ b: UInt8, in p: UnsafePointer<UInt8>) -> Int {
+        let cell = Int(r >> 4) << 8 | Int(g >> 4) << 4 | Int(b >> 4)
+        let list = candidates.list(cell) ?? candidates.build(cell, channels: channels, count: count)
+        var best = 0, bestDistance = Int.max
+        for k in 0..<list.count {
+            let i = Int(list[k]), q = p + i &* 3
+            let dr = Int(r) &- Int(q[0]), dg = Int(g) &- Int(q[1]), db = Int(b) &- Int(q[2])
+            let dd = dr &* dr &+ dg &* dg &+ db &* db
+            if dd < bestDistance { bestDistance = dd; best = i }
         }
-        var index = Int(bestIndex[0]), distance = best[0]
-        for i in 1..<8 where best[i] < distance || (best[i] == distance && Int(bestIndex[i]) < index) {
-            distance = best[i]; index = Int(bestIndex[i])
+        return best
+    }
+
+    /// The entries that can be nearest to a colour of a cell (16 levels a channel, 4096 cells),
+    /// per cell, in index order: those whose least distance to the cell is at most the least
+    /// of the entries' greatest distances. Any colour of the cell is at most that far from
+    /// the entry with that greatest distance, so its nearest entries (ties included) are
+    /// among them.
+    final class Candidates {
+        private static let cells = 4096
+        /// Where each cell's list starts in `entries`, or `UInt32.max` while not built.
+        private let start: UnsafeMutablePointer<UInt32>
+        private let length: UnsafeMutablePointer<UInt16>
+        /// Room for every cell's list of all 256 entries (pages are touched as lists fill).
+        private let entries: UnsafeMutablePointer<UInt8>
+        private var used = 0
+        private let least: UnsafeMutablePointer<SIMD8<Int32>>
+
+        init() {
+            start = .allocate(capacity: Self.cells)
+            start.initialize(repeating: UInt32.max, count: Self.cells)
+            length = .allocate(capacity: Self.cells)
+            length.initialize(repeating: 0, count: Self.cells)
+            entries = .allocate(capacity: Self.cells * 256)
+            least = .allocate(capacity: 32)
+            least.initialize(repeating: .zero, count: 32)
         }
-        return index
+
+        deinit { start.deallocate(); length.deallocate(); entries.deallocate(); least.deallocate() }
+
+        /// Forgets every list (a new palette).
+        func reset() {
+            start.update(repeating: UInt32.max, count: Self.cells)
+            used = 0
+        }
+
+        @inline(__always)
+        func list(_ cell: Int) -> UnsafeBufferPointer<UInt8>? {
+            let s = start[cell]
+            return s == UInt32.max ? nil : UnsafeBufferPointer(start: entries + Int(s), count: Int(length[cell]))
+        }
+
+        /// Builds the list of `cell` for the palette in `channels` (`SixelPaletteMap`'s layout:
+        /// the channels apart, entries past `count` far away).
+        func build(_ cell: Int, channels: UnsafePointer<SIMD8<Int32>>, count: Int) -> UnsafeBufferPointer<UInt8> {
+            let blocks = (count + 7) / 8
+            let lo = SIMD3<Int32>(Int32(cell >> 8), Int32((cell >> 4) & 15), Int32(cell & 15)) &<< 4
+            var bound = SIMD8<Int32>(repeating: Int32.max)
+            for k in 0..<blocks {
+                var near = SIMD8<Int32>.zero, far = SIMD8<Int32>.zero
+                for c in 0..<3 {
+                    let v = channels[c * 32 + k]
+                    let l = SIMD8<Int32>(repeating: lo[c]), h = SIMD8<Int32>(repeating: lo[c] + 15)
+                    // Outside the cell: the distance to its nearer face; inside: 0.
+                    let out = pointwiseMax(pointwiseMax(l &- v, v &- h), .zero)
+                    let most = pointwiseMax(v &- l, h &- v)
+                    near &+= out &* out
+                    far &+= most &* most
+                }
+                least[k] = near
+                bound = pointwiseMin(bound, far)
+            }
+            let m = bound.min()
+            let first = used
+            let lanes = UnsafeRawPointer(least).assumingMemoryBound(to: Int32.self)
+            for i in 0..<count where lanes[i] <= m {
+                entries[used] = UInt8(i)
+                used += 1
+            }
+            start[cell] = UInt32(first)
+            length[cell] = UInt16(used - first)
+            return UnsafeBufferPointer(start: entries + first, count: used - first)
+        }
     }
 
     @inline(__always)

@@ -64,6 +64,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--animplay', default=os.path.join(ROOT, '.build', 'release', 'animplay'))
     ap.add_argument('--only', default='')
+    ap.add_argument('--skip', default='', help='leave out the players whose name contains this')
     ap.add_argument('--files', default='medium,large')
     ap.add_argument('--plays', default='1,3')
     ap.add_argument('--repeat', type=int, default=1)
@@ -79,7 +80,7 @@ def main():
         name, nominal = FILES[f]
         path = os.path.join(HERE, 'data', name)
         for plays in [int(p) for p in a.plays.split(',')]:
-            chosen = [(p, c) for p, c in players(a.animplay, nominal, plays, a.animplay_speed) if a.only in p]
+            chosen = [(p, c) for p, c in players(a.animplay, nominal, plays, a.animplay_speed) if a.only in p and not (a.skip and a.skip in p)]
             results = {p: [] for p, _ in chosen}
             for _ in range(a.repeat):
                 for player, cmd in chosen:

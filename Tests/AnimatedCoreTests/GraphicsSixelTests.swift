@@ -100,6 +100,92 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
 }
 
 /// Palette building (issue 20.3): colours covering an area are never lost, every register is used.
+/// The encoder maps each band's indices just before writing it, with no index plane of the
+/// whole frame: its bytes must be those of mapping the whole frame first, in the order of the
+/// lookups then (the rows sampled for the palette decision, then the others top to bottom; a
+/// built palette's table keeps the entry of the first colour of each slot, so the order shows).
+@Suite struct SixelBandMappingTests {
+    /// The gradient with seeded noise of ±8 levels: many colours share a table slot.
+    static func noisyGradient(_ w: Int, _ h: Int, shift: Int, seed: UInt32) -> ScaledFrame {
+        var px = gradientFrame(w, h, shift: shift).pixels
+        var state = seed
+        for k in 0..<(w * h) {
+            for c in 0..<3 {
+                state = state &* 1_103_515_245 &+ 12345
+                px[k * 4 + c] = UInt8(clamping: Int(px[k * 4 + c]) + Int(state >> 16 & 15) - 8)
+            }
+        }
+        return ScaledFrame(index: 0, size: RenderSize(width: w, height: h), pixels: px)
+    }
+
+    /// Greens only: no palette of the gradients serves it.
+    static func greens(_ w: Int, _ h: Int, _ offset: Int) -> ScaledFrame {
+        var px = [UInt8](repeating: 255, count: w * h * 4)
+        for k in 0..<(w * h) { px[k * 4] = 0; px[k * 4 + 1] = UInt8((k % w * 2 + offset) % 256); px[k * 4 + 2] = 0 }
+        return ScaledFrame(index: 0, size: RenderSize(width: w, height: h), pixels: px)
+    }
+
+    /// Four flat colours: an exact palette.
+    static func quadrants(_ w: Int, _ h: Int) -> ScaledFrame {
+        var px = [UInt8](repeating: 255, count: w * h * 4)
+        for y in 0..<h { for x in 0..<w {
+            let o = (y * w + x) * 4, q = (y < h / 2 ? 0 : 2) + (x < w / 2 ? 0 : 1)
+            px[o] = [250, 0, 10, 240][q]; px[o + 1] = [0, 200, 20, 240][q]; px[o + 2] = [0, 0, 250, 16][q]
+        } }
+        return ScaledFrame(index: 0, size: RenderSize(width: w, height: h), pixels: px)
+    }
+
+    /// Heights that are no multiple of 4 or 6, odd widths; 601×437 is large enough for the
+    /// first frame's bands in halves (from a plane of its own).
+    @Test(arguments: [(61, 35), (121, 62), (601, 437)])
+    func bandsMappedAsTheyAreWrittenAreTheWholeFramesBytes(size: (Int, Int)) throws {
+        let (w, h) = size
+        let frames = [Self.noisyGradient(w, h, shift: 0, seed: 1), Self.noisyGradient(w, h, shift: 3, seed: 2),
+                      Self.greens(w, h, 0), Self.greens(w, h, 1), Self.quadrants(w, h),
+                      Self.noisyGradient(w, h, shift: 1, seed: 3), Self.noisyGradient(w, h, shift: 2, seed: 4)]
+        // Own palette (built or exact) or the shared one, frame by frame.
+        let expectedShared = [true, true, false, true, false, false, true]
+        let enc = SixelEncoder(background: .terminal)
+        // `rowOrder` lives as `reference` does but maps the shared palette's frames top to bottom
+        // (sampled rows in their turn), as a band-by-band encoder would without the sample.
+        let reference = SixelPaletteMap(), rowOrder = SixelPaletteMap()
+        var orderMattered = false
+        var built = 0
+        for (k, frame) in frames.enumerated() {
+            let got = enc.encode(frame)
+            let own = enc.palettesBuilt > built
+            built = enc.palettesBuilt
+            #expect(own == (k == 0 || !expectedShared[k]) && enc.lastUsedSharedPalette == expectedShared[k], "frame \(k)")
+            let rgb = OpaqueFrame(frame, background: .terminal).rgb
+            var plane = [UInt8](repeating: 0, count: w * h)
+            rgb.withUnsafeBufferPointer { src in
+                plane.withUnsafeMutableBufferPointer { dst in
+                    let s = src.baseAddress!, d = dst.baseAddress!
+                    if own {
+                        let exact = SixelEncoder.distinctColours(rgb: s, pixels: w * h, limit: 256) != nil
+                        reference.setPalette(enc.lastPalette, exact: exact)
+                        rowOrder.setPalette(enc.lastPalette, exact: exact)
+                        _ = reference.map(rgb: s, pixels: w * h, into: d)
+                        _ = rowOrder.map(rgb: s, pixels: w * h, into: d)
+                    } else {
+                        #expect(reference.palette == enc.lastPalette)
+                        for y in stride(from: 0, to: h, by: 4) { _ = reference.map(rgb: s + y * w * 3, pixels: w, into: d + y * w) }
+                        for y in 0..<h where y % 4 != 0 { reference.mapIndices(rgb: s + y * w * 3, pixels: w, into: d + y * w) }
+                        var other = [UInt8](repeating: 0, count: w * h)
+                        other.withUnsafeMutableBufferPointer { rowOrder.mapIndices(rgb: s, pixels: w * h, into: $0.baseAddress!) }
+                        if other != Array(dst) { orderMattered = true }
+                    }
+                }
+            }
+            let expected = plane.withUnsafeBufferPointer {
+                SixelBandWriter().write(indices: $0.baseAddress!, width: w, height: h, palette: enc.lastPalette)
+            }
+            #expect(got == expected, "frame \(k) of \(w)×\(h)")
+        }
+        #expect(orderMattered, "the frames never tell the lookup orders apart")
+    }
+}
+
 @Suite struct SixelPaletteTests {
     /// A smooth colourful background (the gradient) with a flat grey disc over `share` of it,
     /// like orbit.webp's moon enlarged.
@@ -356,6 +442,16 @@ extension SixelFramePreparerTests {
                 Array(writer.writeInPlace(indices: $0.baseAddress!, width: w, height: h, palette: Self.palette, helper: helper))
             }
             #expect(halves == got, "\(w)×\(h) in halves")
+            // Band by band, each band's indices handed over just before it is written: the same bytes.
+            var asked: [Int] = []
+            let banded = idx.withUnsafeBufferPointer { src in
+                Array(writer.writeInPlace(width: w, height: h, palette: Self.palette) { y0, n, band in
+                    asked.append(y0)
+                    band.update(from: src.baseAddress! + y0 * w, count: n * w)
+                })
+            }
+            #expect(banded == got, "\(w)×\(h) band by band")
+            #expect(asked == Array(stride(from: 0, to: h, by: 6)))
             outputs.append(got)
         }
         #expect(outputs[0] == outputs[1])

@@ -13,25 +13,25 @@ import AnimatedCore
 /// and drops such colours. Colours covering at least 1/200 of the frame are given entries of
 /// their own before the cut (up to half the registers), so even 16 registers keep them.
 ///
-/// One builder per thread: it owns its histogram (about 1 MB, reused between frames).
+/// Its histogram (0.9 MB) lives only while a palette is built: palettes are built for a few
+/// frames of an animation (3 of the 300 of the large benchmark video), and a histogram kept
+/// from frame to frame was 0.9 MB of the process's peak memory for nothing.
 final class SixelPaletteBuilder {
     private static let bins = 1 << 15
-    private let count: UnsafeMutablePointer<UInt32>
-    private let sums: UnsafeMutablePointer<UInt64>      // r, g, b per bin
-    private var occupied: [Int32] = []
-
-    init() {
-        count = .allocate(capacity: Self.bins)
-        count.initialize(repeating: 0, count: Self.bins)
-        sums = .allocate(capacity: Self.bins * 3)
-        sums.initialize(repeating: 0, count: Self.bins * 3)
-    }
-
-    deinit { count.deallocate(); sums.deallocate() }
 
     /// A palette (RGB triples) of at most `registers` entries for `pixels` RGB triples.
     func palette(rgb: UnsafePointer<UInt8>, pixels n: Int, registers: Int) -> [UInt8] {
-        occupied.removeAll(keepingCapacity: true)
+        // Zeroed pages of their own (`ScratchPages`): only the bins' pages touched are resident.
+        ScratchPages.with(bytes: Self.bins * (3 * 8 + 4)) { raw in
+            let sums = raw.bindMemory(to: UInt64.self, capacity: Self.bins * 3)      // r, g, b per bin
+            let count = (raw + Self.bins * 3 * 8).bindMemory(to: UInt32.self, capacity: Self.bins)
+            return palette(rgb: rgb, pixels: n, registers: registers, count: count, sums: sums)
+        }
+    }
+
+    private func palette(rgb: UnsafePointer<UInt8>, pixels n: Int, registers: Int,
+                         count: UnsafeMutablePointer<UInt32>, sums: UnsafeMutablePointer<UInt64>) -> [UInt8] {
+        var occupied: [Int32] = []
         var s = rgb
         for _ in 0..<n {
             let r = Int(s[0]), g = Int(s[1]), b = Int(s[2])
@@ -88,10 +88,6 @@ final class SixelPaletteBuilder {
             }
             let c = sum / max(w, 1)
             out += [UInt8(min(255, c.x + 0.5)), UInt8(min(255, c.y + 0.5)), UInt8(min(255, c.z + 0.5))]
-        }
-        for bin in occupied {
-            count[Int(bin)] = 0
-            (sums + Int(bin) * 3).update(repeating: 0, count: 3)
         }
         return out
     }

@@ -20,6 +20,10 @@ import Glibc
 // quality-bench --first-sixel SOURCE WIDTH HEIGHT [REPEAT]
 //   Times a new SixelEncoder's first frame (first palette, table, bands) on frame 0 of SOURCE
 //   scaled to WIDTH × HEIGHT; prints CPU ms and a hash of the sixel (identical across builds?).
+// quality-bench --sixel-frames SOURCE WIDTH HEIGHT [FRAMES [REPEAT]]
+//   Times one SixelEncoder over the first FRAMES frames of SOURCE (default 60) scaled to WIDTH ×
+//   HEIGHT and flattened beforehand, as the sixel output encodes a video's frames; prints CPU
+//   ms a frame (median and best of REPEAT, default 3) and a hash of all the sixels' bytes.
 // quality-bench --compress SOURCE [REPEAT]
 //   Frame 0 of SOURCE as RGB deflated by Zlib.compress and by Zlib.compressInHalves: wall and
 //   CPU ms, sizes.
@@ -151,6 +155,47 @@ if args.first == "--first-sixel" {
     times.sort()
     walls.sort()
     print("{\"target\": \"\(w)x\(h)\", \"wall\": \(fixed(walls[walls.count / 2])), \"ms\": \(fixed(times[times.count / 2])), \"best\": \(fixed(times[0])), \"bytes\": \(bytes), \"psnr\": \(fixed(psnr)), \"hash\": \"\(String(hash, radix: 16))\"}")
+    exit(0)
+}
+if args.first == "--sixel-frames" {
+    guard (4...6).contains(args.count), let w = Int(args[2]), let h = Int(args[3]) else {
+        fail("usage: --sixel-frames SOURCE WIDTH HEIGHT [FRAMES [REPEAT]]")
+    }
+    let count = args.count > 4 ? max(1, Int(args[4]) ?? 60) : 60
+    let repeats = args.count > 5 ? max(1, Int(args[5]) ?? 3) : 3
+    let compositor: Compositor
+    do { compositor = try Compositor(decoder: AnimationLoader.open(path: args[1], options: DecodeOptions())) }
+    catch { fail("\(args[1]): \(error)") }
+    var frames: [OpaqueFrame] = []
+    for (index, canvas) in compositor.frames() {
+        guard index < count else { break }
+        frames.append(OpaqueFrame(AreaAverageScaler().scale(canvas, index: index, to: RenderSize(width: w, height: h)),
+                                  background: .terminal))
+    }
+    func cpu() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+        return Double(t.tv_sec) * 1000 + Double(t.tv_nsec) / 1e6
+    }
+    var times: [Double] = [], hash: UInt64 = 14_695_981_039_346_656_037, bytes = 0
+    for r in 0..<repeats {
+        let encoder = SixelEncoder(background: .terminal)
+        var spent = 0.0
+        for frame in frames {
+            let t0 = cpu()
+            let sixel = frame.rgb.withUnsafeBufferPointer {
+                encoder.encodeInPlace(rgb: $0.baseAddress!, width: frame.size.width, height: frame.size.height)
+            }
+            spent += cpu() - t0
+            if r == 0 {
+                for b in sixel { hash = (hash ^ UInt64(b)) &* 1_099_511_628_211 }
+                bytes += sixel.count
+            }
+        }
+        times.append(spent / Double(frames.count))
+    }
+    times.sort()
+    print("{\"target\": \"\(w)x\(h)\", \"frames\": \(frames.count), \"ms\": \(fixed(times[times.count / 2])), \"best\": \(fixed(times[0])), \"bytes\": \(bytes), \"hash\": \"\(String(hash, radix: 16))\"}")
     exit(0)
 }
 if args.first == "--compress" {

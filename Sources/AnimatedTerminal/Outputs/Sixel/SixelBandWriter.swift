@@ -29,6 +29,7 @@ final class SixelBandWriter {
     /// One band's indices (6 × width) for the form that asks for them band by band.
     private var band: UnsafeMutablePointer<UInt8>
     private var maskWidth = 0
+    /// Pixels of each colour in the band: four tables of 256, summed into the first.
     private let counts: UnsafeMutablePointer<UInt32>
     private let order: UnsafeMutablePointer<Int>
     private var out: UnsafeMutablePointer<UInt8>
@@ -39,8 +40,8 @@ final class SixelBandWriter {
         masks = .allocate(capacity: 1)
         painted = .allocate(capacity: 1)
         band = .allocate(capacity: 1)
-        counts = .allocate(capacity: 256)
-        counts.initialize(repeating: 0, count: 256)
+        counts = .allocate(capacity: 4 * 256)
+        counts.initialize(repeating: 0, count: 4 * 256)
         order = .allocate(capacity: 256)
         order.initialize(repeating: 0, count: 256)
         capacity = 1 << 16
@@ -148,14 +149,35 @@ final class SixelBandWriter {
             for dy in 0..<min(6, h - y0) {
                 let bit = UInt8(1 << dy)
                 let row = indices + (y0 &+ dy &- origin) &* w
-                for x in 0..<w {
+                // Four count tables in turn: in a run of one colour each increment would
+                // otherwise wait for the store of the one before.
+                var x = 0
+                while x &+ 4 <= w {
+                    let c0 = Int(row[x]), c1 = Int(row[x &+ 1]), c2 = Int(row[x &+ 2]), c3 = Int(row[x &+ 3])
+                    masks[c0 &* w &+ x] |= bit
+                    masks[c1 &* w &+ x &+ 1] |= bit
+                    masks[c2 &* w &+ x &+ 2] |= bit
+                    masks[c3 &* w &+ x &+ 3] |= bit
+                    counts[c0] &+= 1
+                    counts[256 &+ c1] &+= 1
+                    counts[512 &+ c2] &+= 1
+                    counts[768 &+ c3] &+= 1
+                    x &+= 4
+                }
+                while x < w {
                     let c = Int(row[x])
                     masks[c &* w &+ x] |= bit
                     counts[c] &+= 1
+                    x &+= 1
                 }
             }
             var n = 0
-            for c in 0..<256 where counts[c] != 0 { order[n] = c; n &+= 1 }
+            for c in 0..<256 {
+                let total = counts[c] &+ counts[256 &+ c] &+ counts[512 &+ c] &+ counts[768 &+ c]
+                counts[256 &+ c] = 0; counts[512 &+ c] = 0; counts[768 &+ c] = 0
+                counts[c] = total
+                if total != 0 { order[n] = c; n &+= 1 }
+            }
             // Most pixels first (ties by register, so the output is deterministic).
             var sorted = UnsafeMutableBufferPointer(start: order, count: n)
             sorted.sort { a, b in counts[a] != counts[b] ? counts[a] > counts[b] : a < b }
@@ -202,6 +224,18 @@ final class SixelBandWriter {
             var must = m[x], forbidden = painted[x]
             var j = x &+ 1
             while j < end {
+                if must == 0 {
+                    // A gap before the colour's next pixel: nothing can clash yet, so only
+                    // what is painted under it is gathered, eight columns at a time.
+                    var under: UInt64 = 0
+                    while j &+ 8 <= end && UnsafeRawPointer(m + j).loadUnaligned(as: UInt64.self) == 0 {
+                        under |= UnsafeRawPointer(painted + j).loadUnaligned(as: UInt64.self)
+                        j &+= 8
+                    }
+                    under |= under >> 32; under |= under >> 16; under |= under >> 8
+                    forbidden |= UInt8(truncatingIfNeeded: under)
+                    if j >= end { break }
+                }
                 // Eight columns at once where the colour has no pixel and nothing painted
                 // clashes with the run (the rows have 8 spare bytes after them).
                 if j &+ 8 <= end && UnsafeRawPointer(m + j).loadUnaligned(as: UInt64.self) == 0 {

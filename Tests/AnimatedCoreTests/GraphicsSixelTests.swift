@@ -186,6 +186,102 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
     }
 }
 
+/// Frames the shared palette serves are encoded from rows handed over one at a time
+/// (`SixelEncoder.encodeRows`, the RGB frame never whole): the bytes must be those of the
+/// whole frame (`encodeInPlace`), and when the rows are not enough (no palette yet, a scene
+/// change, too many table lookups waiting) nothing is encoded and the whole frame is.
+@Suite struct SixelRowEncodingTests {
+    /// Rows of `frame` to `encodeRows`, else the whole frame to `encodeInPlace`; the bytes and
+    /// whether rows sufficed.
+    static func encode(_ frame: ScaledFrame, _ enc: SixelEncoder) -> ([UInt8], Bool) {
+        let rgb = OpaqueFrame(frame, background: .terminal).rgb
+        let (w, h) = (frame.size.width, frame.size.height)
+        return rgb.withUnsafeBufferPointer { src in
+            let s = src.baseAddress!
+            if enc.sharesPalette, let bytes = enc.encodeRows(width: w, height: h, rows: { row in
+                // Each row from a buffer of its own, overwritten after: only the call may read it.
+                var one = [UInt8](repeating: 0, count: w * 3)
+                for y in 0..<h {
+                    one.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: s + y * w * 3, count: w * 3) }
+                    one.withUnsafeBufferPointer { row($0.baseAddress!, y) }
+                    one.withUnsafeMutableBufferPointer { $0.update(repeating: 0xA5) }
+                }
+            }) {
+                return (Array(bytes), true)
+            }
+            return (Array(enc.encodeInPlace(rgb: s, width: w, height: h)), false)
+        }
+    }
+
+    @Test(arguments: [(61, 35), (121, 62), (601, 437)])
+    func rowsWriteTheWholeFramesBytes(size: (Int, Int)) throws {
+        let (w, h) = size
+        typealias T = SixelBandMappingTests
+        let frames = [T.noisyGradient(w, h, shift: 0, seed: 1), T.noisyGradient(w, h, shift: 3, seed: 2),
+                      T.greens(w, h, 0), T.greens(w, h, 1), T.quadrants(w, h), T.quadrants(w, h),
+                      T.noisyGradient(w, h, shift: 1, seed: 3), T.noisyGradient(w, h, shift: 2, seed: 4),
+                      gradientFrame(w, h, shift: 9)]
+        let rows = SixelEncoder(background: .terminal), whole = SixelEncoder(background: .terminal)
+        var byRows: [Bool] = []
+        for (k, frame) in frames.enumerated() {
+            let (got, fromRows) = Self.encode(frame, rows)
+            let expected = whole.encode(frame)
+            #expect(got == expected, "frame \(k) of \(w)×\(h) (from rows: \(fromRows))")
+            #expect(rows.palettesBuilt == whole.palettesBuilt && rows.lastUsedSharedPalette == whole.lastUsedSharedPalette)
+            byRows.append(fromRows)
+        }
+        // The first frame and the scene changes (greens, quadrants, back to gradients) whole;
+        // the second green and quadrants frames from rows (built and exact palettes). The noisy
+        // gradients' noise reaches new table slots: in small frames more than an eighth of the
+        // pixels wait (given up, whole), in the large one fewer (rows).
+        #expect([0, 2, 4, 6].allSatisfy { !byRows[$0] } && byRows[3] && byRows[5], "\(byRows)")
+        if w * h > 100_000 { #expect(byRows[1] && byRows[7] && byRows[8], "\(byRows)") }
+    }
+
+    /// A frame the shared palette serves but with colours in many empty slots of its table
+    /// (more than an eighth of the pixels): given up, the whole frame encoded, the same bytes.
+    @Test func tooManyWaitingLookupsFallBackToTheWholeFrame() throws {
+        let (w, h) = (96, 40)
+        // The gradient in levels 8m + 3, then in levels 8m + 4: one level apart (the palette
+        // serves), but every colour of the second in a slot (4 levels a channel) the first
+        // left empty.
+        var a = gradientFrame(w, h).pixels, b = a
+        for k in 0..<(w * h) { for c in 0..<3 { a[k * 4 + c] = a[k * 4 + c] & 0xF8 | 3; b[k * 4 + c] = b[k * 4 + c] & 0xF8 + 4 } }
+        let first = ScaledFrame(index: 0, size: RenderSize(width: w, height: h), pixels: a)
+        let second = ScaledFrame(index: 1, size: RenderSize(width: w, height: h), pixels: b)
+        let rows = SixelEncoder(background: .terminal), whole = SixelEncoder(background: .terminal)
+        for (k, frame) in [first, second].enumerated() {
+            let (got, fromRows) = Self.encode(frame, rows)
+            #expect(got == whole.encode(frame), "frame \(k)")
+            #expect(!fromRows, "frame \(k)")
+        }
+        #expect(whole.palettesBuilt == 1 && whole.lastUsedSharedPalette, "the second frame was served")
+    }
+}
+
+/// The preparer scales frames the shared palette serves a row at a time (`--fill`'s fused
+/// scaling loop): the same sixel as scaling whole frames and encoding them.
+@Suite struct SixelPreparerRowTests {
+    @Test(arguments: [(150, 84), (121, 73), (60, 34)])   // enlargements by fractions, a mild reduction
+    func preparedFramesAreTheWholeFramesSixels(size: (Int, Int)) throws {
+        let target = RenderSize(width: size.0, height: size.1)
+        let preparer = SixelFramePreparer(registers: 256, background: .color(20, 30, 40))
+        let whole = SixelEncoder(background: .color(20, 30, 40))
+        let decompressor = Zstd.Decompressor()
+        for k in 0..<4 {
+            // A gradient moving by a pixel a frame, with a translucent band (flattened rows).
+            let g = gradientFrame(64, 36, shift: k)
+            let canvas = Canvas(width: 64, height: 36)
+            for i in 0..<g.pixels.count { canvas.pixels[i] = g.pixels[i] }
+            for y in 10..<14 { for x in 0..<64 { canvas.pixels[(y * 64 + x) * 4 + 3] = UInt8(40 * k + 30) } }
+            let frame = preparer.scale(canvas, index: k, to: target)
+            let scaled = AreaAverageScaler().scale(canvas, index: k, to: target)
+            #expect(SixelFramePreparer.sixel(of: frame, using: decompressor) == whole.encode(scaled), "frame \(k)")
+        }
+        #expect(preparer.palettesBuilt == whole.palettesBuilt)
+    }
+}
+
 @Suite struct SixelPaletteTests {
     /// A smooth colourful background (the gradient) with a flat grey disc over `share` of it,
     /// like orbit.webp's moon enlarged.

@@ -73,6 +73,27 @@ package struct AreaAverageScaler: FrameScaler {
         }
     }
 
+    /// An output row (RGB, `width`·3 bytes, valid during the call) and its index.
+    package typealias RowSink = (_ rgb: UnsafePointer<UInt8>, _ y: Int) -> Void
+
+    /// True when `scaleRows` can make `canvas` at `width`×`height` (the fused loop's paths).
+    package func scalesRows(_ canvas: Canvas, width w: Int, height h: Int) -> Bool {
+        fusedKernels(canvas, width: w, height: h) != nil
+    }
+
+    /// Scales `canvas` as `scale(_:width:height:intoRGB:flatten:)` does, but row by row in
+    /// `rowBuffer` (`width`·4 bytes), each RGB row handed to `row` top to bottom: no buffer of
+    /// the frame's size. Only where `scalesRows` is true (else nothing is done).
+    package func scaleRows(_ canvas: Canvas, width w: Int, height h: Int, rowBuffer: UnsafeMutablePointer<UInt8>,
+                           flatten: RowFlattener, row: RowSink) {
+        guard let (xk, yk) = fusedKernels(canvas, width: w, height: h) else { return }
+        withoutActuallyEscaping(flatten) { flatten in
+            withoutActuallyEscaping(row) { row in
+                RowResampler.resample(canvas, xk: xk, yk: yk, width: w, height: h, into: rowBuffer, rgb: flatten, row: row)
+            }
+        }
+    }
+
     /// The taps when `RowResampler` does the scaling: bilinear enlargement by a fraction, or a
     /// mild reduction in linear light; nil for the other paths.
     private func fusedKernels(_ canvas: Canvas, width w: Int, height h: Int) -> (KernelWeights, KernelWeights)? {

@@ -21,9 +21,12 @@ struct RowResampler {
     /// taps of `xk` and `yk`, whose weights must be ≥ 0 and sum to 1 for each output pixel.
     /// With `rgb`, `dst` gets RGB rows instead (3 bytes a pixel): opaque rows written here,
     /// the others written as RGBA at their place in a `width`·`height`·4 buffer, then flattened
-    /// by `rgb` to their RGB place.
+    /// by `rgb` to their RGB place. With `rgb` and `row` too, `dst` is one row (`width`·4 bytes):
+    /// each output row is made there and handed to `row` (RGB, and its index), so no frame of
+    /// the output's size exists.
     static func resample(_ canvas: Canvas, xk: KernelWeights, yk: KernelWeights, width w: Int, height h: Int,
-                         into dst: UnsafeMutablePointer<UInt8>, rgb: AreaAverageScaler.RowFlattener? = nil) {
+                         into dst: UnsafeMutablePointer<UInt8>, rgb: AreaAverageScaler.RowFlattener? = nil,
+                         row sink: AreaAverageScaler.RowSink? = nil) {
         let channels = rgb == nil ? 4 : 3
         let cw = canvas.width
         let tables = SRGBTables.shared
@@ -63,19 +66,20 @@ struct RowResampler {
                         if yw[oy * yt + k] != 0 { allOpaque = allOpaque && opaque[slot] }
                         rowPointers[k] = UnsafePointer(row)
                     }
-                    let out = dst + oy * w * channels
+                    let out = sink == nil ? dst + oy * w * channels : dst
                     let wy = yw + oy * yt
                     if allOpaque {
                         writeOpaque(rowPointers, weights: wy, taps: yt, count: w, tables: tables, indices: indices,
                                     channels: channels, into: out)
                     } else if let rgb {
                         // Written where the RGBA frame would have it: at or after its RGB place.
-                        let rgba = dst + oy * w * 4
+                        let rgba = sink == nil ? dst + oy * w * 4 : dst
                         writeTranslucent(rowPointers, weights: wy, taps: yt, count: w, tables: tables, into: rgba)
                         rgb(rgba, oy, out)
                     } else {
                         writeTranslucent(rowPointers, weights: wy, taps: yt, count: w, tables: tables, into: out)
                     }
+                    sink?(out, oy)
                 }
             }
         }

@@ -52,15 +52,19 @@ package final class SixelEncoder {
     /// The indices of every 4th row (the palette decision's sample), reused from frame to frame.
     private var sample: UnsafeMutablePointer<UInt8>
     private var sampleCapacity = 0
+    /// The index plane of `encodeRows` (w × h), reused from frame to frame.
+    private var plane: UnsafeMutablePointer<UInt8>
+    private var planeCapacity = 0
 
     package init(registers: Int = 256, background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8)? = nil) {
         self.registers = max(2, min(256, registers))
         self.background = background
         self.terminalColor = terminalColor
         sample = .allocate(capacity: 1)
+        plane = .allocate(capacity: 1)
     }
 
-    deinit { sample.deallocate() }
+    deinit { sample.deallocate(); plane.deallocate() }
 
     /// The frame as one sixel image (DCS … ST), drawn from the cursor position.
     package func encode(_ frame: ScaledFrame) -> [UInt8] {
@@ -157,6 +161,55 @@ package final class SixelEncoder {
         sharedPSNR = SixelPaletteMap.psnr(squaredError: error, pixels: pixels)
         lastPSNR = sharedPSNR
         return bytes
+    }
+
+    /// True once a palette is shared: from then on `encodeRows` can encode frames it serves.
+    package var sharesPalette: Bool { shared != nil }
+
+    /// Encodes a frame handed over row by row, when the shared palette serves it: `rows` calls
+    /// its argument with each RGB row (`width` pixels) top to bottom, each row valid during
+    /// the call. Each row is mapped as it comes, so the frame's RGB never exists whole (2.4 MB
+    /// at 1200×675), only its index plane (0.8 MB). The bytes are those `encodeInPlace` writes
+    /// for the same frame: the sampled rows decide as there, and the other rows' lookups that
+    /// would fill a slot of the table wait (`SixelPaletteMap.mapIndicesDeferring`) until every
+    /// sampled row has been mapped, as there.
+    ///
+    /// Nil, with nothing encoded, when no palette is shared yet, when the shared one does not
+    /// serve this frame (a new one needs the whole frame's colours), or when more than an
+    /// eighth of the pixels waited: the caller then makes the frame whole and calls
+    /// `encodeInPlace` (its decision is the same: lookups to the same table).
+    package func encodeRows(width: Int, height: Int,
+                            rows: (_ row: (_ rgb: UnsafePointer<UInt8>, _ y: Int) -> Void) -> Void) -> UnsafeBufferPointer<UInt8>? {
+        let pixels = width * height
+        guard let shared, pixels > 0 else { return nil }
+        if map.palette != shared.palette || map.exact != shared.exact { map.setPalette(shared.palette, exact: shared.exact) }
+        if planeCapacity < pixels {
+            plane.deallocate()
+            plane = .allocate(capacity: pixels)
+            planeCapacity = pixels
+        }
+        let plane = plane, map = map
+        let limit = max(1, pixels / 8)
+        var sampled: UInt64 = 0, sampledRows = 0, gaveUp = false
+        rows { rgb, y in
+            if y % 4 == 0 {
+                sampled &+= map.map(rgb: rgb, pixels: width, into: plane + y * width)
+                sampledRows += 1
+            } else if !gaveUp {
+                gaveUp = !map.mapIndicesDeferring(rgb: rgb, pixels: width, into: plane + y * width, at: y * width, limit: limit)
+            }
+        }
+        let psnr = SixelPaletteMap.psnr(squaredError: sampled, pixels: sampledRows * width)
+        guard !gaveUp, psnr >= Self.goodEnough || psnr >= sharedPSNR - Self.tolerance else {
+            map.discardDeferred()
+            return nil
+        }
+        map.resolveDeferred(into: plane)
+        encoded += 1
+        lastUsedSharedPalette = true
+        lastPSNR = psnr
+        lastPalette = shared.palette
+        return writer.writeInPlace(indices: plane, width: width, height: height, palette: shared.palette)
     }
 
     /// Forgets the shared palette (a different animation, or colours that no longer fit).

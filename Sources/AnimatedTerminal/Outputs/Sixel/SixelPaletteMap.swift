@@ -39,13 +39,19 @@ final class SixelPaletteMap {
     /// The palette's channels apart, 256 entries (unused ones far away), for the SIMD search.
     private let channels: UnsafeMutablePointer<SIMD8<Int32>>
     private var candidates: Candidates?
+    /// Pixels `mapIndicesDeferring` left for `resolveDeferred`: (position, colour as 0xRRGGBB).
+    private var pending = UnsafeMutablePointer<SIMD2<UInt32>>.allocate(capacity: 1)
+    private var pendingCount = 0, pendingCapacity = 1
 
     init() {
         channels = .allocate(capacity: 3 * 32)
         channels.initialize(repeating: SIMD8(repeating: 1 << 12), count: 3 * 32)
     }
 
-    deinit { cacheKeys?.deallocate(); cacheValues?.deallocate(); table?.deallocate(); channels.deallocate() }
+    deinit {
+        cacheKeys?.deallocate(); cacheValues?.deallocate(); table?.deallocate(); channels.deallocate()
+        pending.deallocate()
+    }
 
     /// Uses `palette` (count × RGB, 1 to 256 entries) from now on. `exact`: the palette holds
     /// every colour of the frames mapped to it (exact lookups), else it was built by reduction.
@@ -104,6 +110,69 @@ final class SixelPaletteMap {
     func mapIndices(rgb: UnsafePointer<UInt8>, pixels n: Int, into d: UnsafeMutablePointer<UInt8>) {
         _ = map(rgb: rgb, pixels: n, into: d, measure: false)
     }
+
+    /// As `mapIndices`, but a built palette's table gets no new entry: a pixel whose slot is
+    /// still empty is left for `resolveDeferred` (as its position, `at` + its offset here, and
+    /// its colour), its index not written. Rows mapped so, then resolved, get the indices they
+    /// would get mapped after every row `map`ped meanwhile: a slot's entry is the nearest to
+    /// the first colour that filled it, so the order of first lookups decides. Exact palettes
+    /// (entries of the colour itself, order-free) are mapped at once. False when `limit` pixels
+    /// wait already (the caller gives up the frame: `discardDeferred`).
+    func mapIndicesDeferring(rgb: UnsafePointer<UInt8>, pixels n: Int, into d: UnsafeMutablePointer<UInt8>,
+                             at position: Int, limit: Int) -> Bool {
+        guard !exact, let table else { mapIndices(rgb: rgb, pixels: n, into: d); return true }
+        var s = rgb
+        var lastKey = UInt32.max, lastIndex: UInt8 = 0
+        for i in 0..<n {
+            let key = UInt32(s[0]) << 16 | UInt32(s[1]) << 8 | UInt32(s[2])
+            if key != lastKey {
+                let slot = Int(s[0] >> 2) << 12 | Int(s[1] >> 2) << 6 | Int(s[2] >> 2)
+                let index = table[slot]
+                if index == Self.unfilled {
+                    if pendingCount == limit { return false }
+                    if pendingCount == pendingCapacity {
+                        let bigger = UnsafeMutablePointer<SIMD2<UInt32>>.allocate(capacity: 2 * pendingCapacity)
+                        bigger.update(from: pending, count: pendingCount)
+                        pending.deallocate()
+                        pending = bigger; pendingCapacity *= 2
+                    }
+                    pending[pendingCount] = SIMD2(UInt32(truncatingIfNeeded: position &+ i), key)
+                    pendingCount &+= 1
+                    lastKey = UInt32.max
+                    s += 3
+                    continue
+                }
+                lastKey = key; lastIndex = UInt8(truncatingIfNeeded: index)
+            }
+            d[i] = lastIndex
+            s += 3
+        }
+        return true
+    }
+
+    /// Writes the indices `mapIndicesDeferring` left into `plane`, in the order they were left
+    /// (filling the table's slots as `mapIndices` would have then).
+    func resolveDeferred(into plane: UnsafeMutablePointer<UInt8>) {
+        defer { pendingCount = 0 }
+        guard pendingCount > 0, let table, let candidates else { return }
+        palette.withUnsafeBufferPointer { pal in
+            guard let p = pal.baseAddress else { return }
+            for k in 0..<pendingCount {
+                let (position, key) = (Int(pending[k].x), pending[k].y)
+                let r = UInt8(key >> 16), g = UInt8((key >> 8) & 0xFF), b = UInt8(key & 0xFF)
+                let slot = Int(r >> 2) << 12 | Int(g >> 2) << 6 | Int(b >> 2)
+                var index = Int(table[slot])
+                if index == Int(Self.unfilled) {
+                    index = nearestCandidate(r, g, b, in: p, candidates: candidates)
+                    table[slot] = UInt16(index)
+                }
+                plane[position] = UInt8(truncatingIfNeeded: index)
+            }
+        }
+    }
+
+    /// Forgets the pixels left by `mapIndicesDeferring` (the frame is mapped again whole).
+    func discardDeferred() { pendingCount = 0 }
 
     /// A pixel of the same colour as the one before it takes that one's index and error without
     /// a lookup (enlarged frames repeat each source pixel about twice along a row, and flat

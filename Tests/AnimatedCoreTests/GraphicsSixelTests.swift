@@ -191,25 +191,28 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
 /// whole frame (`encodeInPlace`), and when the rows are not enough (no palette yet, a scene
 /// change, too many table lookups waiting) nothing is encoded and the whole frame is.
 @Suite struct SixelRowEncodingTests {
-    /// Rows of `frame` to `encodeRows`, else the whole frame to `encodeInPlace`; the bytes and
-    /// whether rows sufficed.
-    static func encode(_ frame: ScaledFrame, _ enc: SixelEncoder) -> ([UInt8], Bool) {
+    /// Rows of `frame` to `encodeRows`, else the whole frame to `encodeInPlace`; the bytes,
+    /// whether rows sufficed and how many rows were asked for.
+    static func encode(_ frame: ScaledFrame, _ enc: SixelEncoder) -> ([UInt8], Bool, Int) {
         let rgb = OpaqueFrame(frame, background: .terminal).rgb
         let (w, h) = (frame.size.width, frame.size.height)
+        var asked = 0
         return rgb.withUnsafeBufferPointer { src in
             let s = src.baseAddress!
             if enc.sharesPalette, let bytes = enc.encodeRows(width: w, height: h, rows: { row in
                 // Each row from a buffer of its own, overwritten after: only the call may read it.
                 var one = [UInt8](repeating: 0, count: w * 3)
                 for y in 0..<h {
+                    asked += 1
                     one.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: s + y * w * 3, count: w * 3) }
-                    one.withUnsafeBufferPointer { row($0.baseAddress!, y) }
+                    let more = one.withUnsafeBufferPointer { row($0.baseAddress!, y) }
                     one.withUnsafeMutableBufferPointer { $0.update(repeating: 0xA5) }
+                    if !more { break }
                 }
             }) {
-                return (Array(bytes), true)
+                return (Array(bytes), true, asked)
             }
-            return (Array(enc.encodeInPlace(rgb: s, width: w, height: h)), false)
+            return (Array(enc.encodeInPlace(rgb: s, width: w, height: h)), false, asked)
         }
     }
 
@@ -222,9 +225,10 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
                       T.noisyGradient(w, h, shift: 1, seed: 3), T.noisyGradient(w, h, shift: 2, seed: 4),
                       gradientFrame(w, h, shift: 9)]
         let rows = SixelEncoder(background: .terminal), whole = SixelEncoder(background: .terminal)
-        var byRows: [Bool] = []
+        var byRows: [Bool] = [], asked: [Int] = []
         for (k, frame) in frames.enumerated() {
-            let (got, fromRows) = Self.encode(frame, rows)
+            let (got, fromRows, n) = Self.encode(frame, rows)
+            asked.append(n)
             let expected = whole.encode(frame)
             #expect(got == expected, "frame \(k) of \(w)×\(h) (from rows: \(fromRows))")
             #expect(rows.palettesBuilt == whole.palettesBuilt && rows.lastUsedSharedPalette == whole.lastUsedSharedPalette)
@@ -236,6 +240,10 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
         // pixels wait (given up, whole), in the large one fewer (rows).
         #expect([0, 2, 4, 6].allSatisfy { !byRows[$0] } && byRows[3] && byRows[5], "\(byRows)")
         if w * h > 100_000 { #expect(byRows[1] && byRows[7] && byRows[8], "\(byRows)") }
+        // A scene change shows in its first rows: the rest are not asked for. Frames from rows
+        // took every row.
+        #expect([2, 4, 6].allSatisfy { asked[$0] < h / 2 }, "rows asked: \(asked)")
+        #expect(byRows.indices.allSatisfy { !byRows[$0] || asked[$0] == h }, "rows asked: \(asked)")
     }
 
     /// A frame the shared palette serves but with colours in many empty slots of its table
@@ -251,7 +259,7 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
         let second = ScaledFrame(index: 1, size: RenderSize(width: w, height: h), pixels: b)
         let rows = SixelEncoder(background: .terminal), whole = SixelEncoder(background: .terminal)
         for (k, frame) in [first, second].enumerated() {
-            let (got, fromRows) = Self.encode(frame, rows)
+            let (got, fromRows, _) = Self.encode(frame, rows)
             #expect(got == whole.encode(frame), "frame \(k)")
             #expect(!fromRows, "frame \(k)")
         }

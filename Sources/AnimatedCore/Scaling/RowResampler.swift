@@ -23,7 +23,7 @@ struct RowResampler {
     /// the others written as RGBA at their place in a `width`·`height`·4 buffer, then flattened
     /// by `rgb` to their RGB place. With `rgb` and `row` too, `dst` is one row (`width`·4 bytes):
     /// each output row is made there and handed to `row` (RGB, and its index), so no frame of
-    /// the output's size exists.
+    /// the output's size exists; `row` returns false to stop (no later row is made).
     static func resample(_ canvas: Canvas, xk: KernelWeights, yk: KernelWeights, width w: Int, height h: Int,
                          into dst: UnsafeMutablePointer<UInt8>, rgb: AreaAverageScaler.RowFlattener? = nil,
                          row sink: AreaAverageScaler.RowSink? = nil) {
@@ -79,7 +79,7 @@ struct RowResampler {
                     } else {
                         writeTranslucent(rowPointers, weights: wy, taps: yt, count: w, tables: tables, into: out)
                     }
-                    sink?(out, oy)
+                    if let sink, !sink(out, oy) { break }
                 }
             }
         }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import AnimatedCore
 
 /// Encodes whole frames as sixel images (`ESC P q … ESC \`).
@@ -168,7 +173,7 @@ package final class SixelEncoder {
 
     /// Encodes a frame handed over row by row, when the shared palette serves it: `rows` calls
     /// its argument with each RGB row (`width` pixels) top to bottom, each row valid during
-    /// the call. Each row is mapped as it comes, so the frame's RGB never exists whole (2.4 MB
+    /// the call, and stops when it returns false. Each row is mapped as it comes, so the frame's RGB never exists whole (2.4 MB
     /// at 1200×675), only its index plane (0.8 MB). The bytes are those `encodeInPlace` writes
     /// for the same frame: the sampled rows decide as there, and the other rows' lookups that
     /// would fill a slot of the table wait (`SixelPaletteMap.mapIndicesDeferring`) until every
@@ -177,9 +182,11 @@ package final class SixelEncoder {
     /// Nil, with nothing encoded, when no palette is shared yet, when the shared one does not
     /// serve this frame (a new one needs the whole frame's colours), or when more than an
     /// eighth of the pixels waited: the caller then makes the frame whole and calls
-    /// `encodeInPlace` (its decision is the same: lookups to the same table).
+    /// `encodeInPlace` (its decision is the same: lookups to the same table). Rows stop as soon
+    /// as the answer is nil for certain: the sampled rows' error so far already too large for
+    /// the shared palette (a scene change shows in its first rows), or too many lookups waiting.
     package func encodeRows(width: Int, height: Int,
-                            rows: (_ row: (_ rgb: UnsafePointer<UInt8>, _ y: Int) -> Void) -> Void) -> UnsafeBufferPointer<UInt8>? {
+                            rows: (_ row: (_ rgb: UnsafePointer<UInt8>, _ y: Int) -> Bool) -> Void) -> UnsafeBufferPointer<UInt8>? {
         let pixels = width * height
         guard let shared, pixels > 0 else { return nil }
         if map.palette != shared.palette || map.exact != shared.exact { map.setPalette(shared.palette, exact: shared.exact) }
@@ -190,14 +197,20 @@ package final class SixelEncoder {
         }
         let plane = plane, map = map
         let limit = max(1, pixels / 8)
+        // The error of the sampled rows only grows: past this bound (the PSNR the decision
+        // below needs, over all sampled rows, with a margin for rounding) it cannot serve.
+        let needed = min(Self.goodEnough, sharedPSNR - Self.tolerance)
+        let bound = Double((height + 3) / 4 * width * 3) * 255 * 255 / pow(10, needed / 10) * 1.001 + 1
         var sampled: UInt64 = 0, sampledRows = 0, gaveUp = false
         rows { rgb, y in
             if y % 4 == 0 {
                 sampled &+= map.map(rgb: rgb, pixels: width, into: plane + y * width)
                 sampledRows += 1
-            } else if !gaveUp {
+                if Double(sampled) > bound { gaveUp = true }
+            } else {
                 gaveUp = !map.mapIndicesDeferring(rgb: rgb, pixels: width, into: plane + y * width, at: y * width, limit: limit)
             }
+            return !gaveUp
         }
         let psnr = SixelPaletteMap.psnr(squaredError: sampled, pixels: sampledRows * width)
         guard !gaveUp, psnr >= Self.goodEnough || psnr >= sharedPSNR - Self.tolerance else {

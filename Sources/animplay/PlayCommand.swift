@@ -10,6 +10,7 @@ import Glibc
 struct Play: ParsableCommand {
     // Help text in ASCII: the man page generator (generate-manual) drops other characters.
     static let configuration = CommandConfiguration(
+        commandName: "play",
         abstract: "Play an animation in the terminal (the default subcommand).",
         discussion: """
         Each character cell shows two pixels (an upper half block: upper pixel in the foreground \

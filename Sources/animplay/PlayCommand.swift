@@ -201,7 +201,10 @@ struct Play: ParsableCommand {
             try playInline(decoder, typed: typed)
             revalidation?.proceed()
         } else {
-            try play(decoder, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() },
+            // Frame 0 is decoded while the terminal is probed and the output chosen (complete
+            // data only: a growing source's first frame may not have arrived).
+            let first: any AnimationDecoder = decoder.info.provisional ? decoder : FirstFrameAhead(decoder)
+            try play(first, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() },
                      typed: typed)
         }
         source.reportRevalidation(revalidation)

@@ -22,9 +22,19 @@ struct RowResampler {
     /// With `rgb`, `dst` gets RGB rows instead (3 bytes a pixel): opaque rows written here,
     /// the others written as RGBA at their place in a `width`·`height`·4 buffer, then flattened
     /// by `rgb` to their RGB place.
+    ///
+    /// `rows`: the output rows made (all by default; each row is the same whichever call makes
+    /// it). With `rgb`, a range that ends before the last row leaves the rows after it to
+    /// another call, maybe on another thread at once: its translucent rows are made as RGBA in
+    /// a row of their own rather than at their place in `dst`, which overlaps the RGB rows that
+    /// follow.
     static func resample(_ canvas: Canvas, xk: KernelWeights, yk: KernelWeights, width w: Int, height h: Int,
-                         into dst: UnsafeMutablePointer<UInt8>, rgb: AreaAverageScaler.RowFlattener? = nil) {
+                         into dst: UnsafeMutablePointer<UInt8>, rgb: AreaAverageScaler.RowFlattener? = nil,
+                         rows made: Range<Int>? = nil) {
+        let made = made ?? 0..<h
         let channels = rgb == nil ? 4 : 3
+        let ownRow: UnsafeMutablePointer<UInt8>? = rgb != nil && made.upperBound < h ? .allocate(capacity: w * 4) : nil
+        defer { ownRow?.deallocate() }
         let cw = canvas.width
         let tables = SRGBTables.shared
         let lin = tables.toLinearSteps
@@ -48,7 +58,7 @@ struct RowResampler {
         xk.withPointers { xs, weights in
             for i in 0..<(w * xt) { xw[i] = SIMD4(repeating: weights[i]) }
             yk.withPointers { ys, yw in
-                for oy in 0..<h {
+                for oy in made {
                     var allOpaque = true
                     for k in 0..<yt {
                         let sy = Int(ys[oy * yt + k])
@@ -70,7 +80,7 @@ struct RowResampler {
                                     channels: channels, into: out)
                     } else if let rgb {
                         // Written where the RGBA frame would have it: at or after its RGB place.
-                        let rgba = dst + oy * w * 4
+                        let rgba = ownRow ?? dst + oy * w * 4
                         writeTranslucent(rowPointers, weights: wy, taps: yt, count: w, tables: tables, into: rgba)
                         rgb(rgba, oy, out)
                     } else {

@@ -29,18 +29,20 @@ final class SixelPaletteBuilder {
 
     deinit { count.deallocate(); sums.deallocate() }
 
-    /// A palette (RGB triples) of at most `registers` entries for `pixels` RGB triples.
-    func palette(rgb: UnsafePointer<UInt8>, pixels n: Int, registers: Int) -> [UInt8] {
+    /// A palette (RGB triples) of at most `registers` entries for `pixels` RGB triples. With a
+    /// `helper` (another builder), the histogram of the second half of the pixels is counted by
+    /// it on a thread of its own meanwhile, then added in: the same palette (see `add`).
+    func palette(rgb: UnsafePointer<UInt8>, pixels n: Int, registers: Int, helper: SixelPaletteBuilder? = nil) -> [UInt8] {
         occupied.removeAll(keepingCapacity: true)
-        var s = rgb
-        for _ in 0..<n {
-            let r = Int(s[0]), g = Int(s[1]), b = Int(s[2])
-            let bin = (r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)
-            if count[bin] == 0 { occupied.append(Int32(bin)) }
-            count[bin] &+= 1
-            let p = sums + bin * 3
-            p[0] &+= UInt64(r); p[1] &+= UInt64(g); p[2] &+= UInt64(b)
-            s += 3
+        if let helper, n >= 2 {
+            let split = n / 2
+            let second = SecondHalf(builder: helper, rgb: rgb + split * 3)
+            helper.occupied.removeAll(keepingCapacity: true)
+            SideThread.run({ second.builder.tally(rgb: second.rgb, pixels: n - split) },
+                           alongside: { tally(rgb: rgb, pixels: split) })
+            add(helper)
+        } else {
+            tally(rgb: rgb, pixels: n)
         }
         // Bins as points: mean colour and weight.
         let m = occupied.count
@@ -94,6 +96,43 @@ final class SixelPaletteBuilder {
             (sums + Int(bin) * 3).update(repeating: 0, count: 3)
         }
         return out
+    }
+
+    /// Adds `pixels` RGB triples to the histogram; bins are listed in `occupied` as first met.
+    private func tally(rgb: UnsafePointer<UInt8>, pixels n: Int) {
+        var s = rgb
+        for _ in 0..<n {
+            let r = Int(s[0]), g = Int(s[1]), b = Int(s[2])
+            let bin = (r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)
+            if count[bin] == 0 { occupied.append(Int32(bin)) }
+            count[bin] &+= 1
+            let p = sums + bin * 3
+            p[0] &+= UInt64(r); p[1] &+= UInt64(g); p[2] &+= UInt64(b)
+            s += 3
+        }
+    }
+
+    /// Adds the histogram `other` counted (of the pixels after this one's) and clears it: the
+    /// counts and sums are integers, and its bins new here are listed after this one's in the
+    /// order it met them, which is the order one pass over all the pixels would have met them.
+    private func add(_ other: SixelPaletteBuilder) {
+        for bin32 in other.occupied {
+            let bin = Int(bin32)
+            if count[bin] == 0 { occupied.append(bin32) }
+            count[bin] &+= other.count[bin]
+            let p = sums + bin * 3, q = other.sums + bin * 3
+            p[0] &+= q[0]; p[1] &+= q[1]; p[2] &+= q[2]
+            other.count[bin] = 0
+            q.update(repeating: 0, count: 3)
+        }
+        other.occupied.removeAll(keepingCapacity: true)
+    }
+
+    /// The helper and its pixels for the side thread. @unchecked Sendable: the helper is used
+    /// by the side thread alone until `SideThread.run` returns, and the pixels are only read.
+    private struct SecondHalf: @unchecked Sendable {
+        let builder: SixelPaletteBuilder
+        let rgb: UnsafePointer<UInt8>
     }
 
     /// A run of `order` with its weighted squared error about its mean.

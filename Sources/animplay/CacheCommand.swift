@@ -9,6 +9,7 @@ import Glibc
 /// `animplay cache info|clear|remove`: the download cache.
 struct Cache: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "cache",
         abstract: "Show, clear or prune the download cache ($XDG_CACHE_HOME/animplay, else ~/.cache/animplay).",
         subcommands: [CacheInfo.self, CacheClear.self, CacheRemove.self]
     )

@@ -7,6 +7,7 @@ import Glibc
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "convert",
         abstract: "Write an animation as GIF, APNG or WebP.",
         discussion: """
         Takes every input `play` takes (a file, -, a URL, a folder or several files as frames, \

@@ -8,6 +8,7 @@ import Glibc
 
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "dump",
         abstract: "Write composited frames as PPM, PAM or PNG files.",
         discussion: """
         Writes DIR/frame-NNNN.ppm (or .pam, .png), one file per frame at canvas size, numbered by \

@@ -5,6 +5,7 @@ import ArgumentParser
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "info",
         abstract: "Describe an animation: format, canvas, frames, timing, plays.",
         discussion: """
         Reads only the headers unless --decode is given. Per frame: the rectangle, the stored \

@@ -10,6 +10,7 @@ import Glibc
 struct Play: ParsableCommand {
     // Help text in ASCII: the man page generator (generate-manual) drops other characters.
     static let configuration = CommandConfiguration(
+        commandName: "play",
         abstract: "Play an animation in the terminal (the default subcommand).",
         discussion: """
         Each character cell shows two pixels (an upper half block: upper pixel in the foreground \
@@ -200,7 +201,10 @@ struct Play: ParsableCommand {
             try playInline(decoder, typed: typed)
             revalidation?.proceed()
         } else {
-            try play(decoder, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() },
+            // Frame 0 is decoded while the terminal is probed and the output chosen (complete
+            // data only: a growing source's first frame may not have arrived).
+            let first: any AnimationDecoder = decoder.info.provisional ? decoder : FirstFrameAhead(decoder)
+            try play(first, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() },
                      typed: typed)
         }
         source.reportRevalidation(revalidation)

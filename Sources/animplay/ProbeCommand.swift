@@ -10,6 +10,7 @@ import Glibc
 /// (graphics support, cell size in pixels, colours). For bug reports and tests.
 struct Probe: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "probe",
         abstract: "Show what the terminal answers to animplay's queries (graphics, cell pixels, colours).",
         discussion: """
         Sends one round of queries (kitty graphics, XTVERSION, XTSMGRAPHICS, CSI 16 t, OSC 10/11, \

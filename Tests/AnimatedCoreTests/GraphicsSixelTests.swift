@@ -342,6 +342,26 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
         }
     }
 
+    /// The histogram counted in two halves (a first frame's, on two threads): the same palette
+    /// as one pass, whether the halves share bins or not, with reserved colours (the disc) or
+    /// not; the builders are reused from frame to frame (the helper leaves its histogram clear).
+    @Test func histogramInHalvesGivesTheSamePalette() {
+        let plain = SixelPaletteBuilder(), builder = SixelPaletteBuilder(), helper = SixelPaletteBuilder()
+        let frames = [moonFrame(300, 200, radius: 24), gradientFrame(301, 201), gradientFrame(64, 37, shift: 40),
+                      moonFrame(120, 80, radius: 30), gradientFrame(2, 1), gradientFrame(1, 3)]
+        for f in frames {
+            let rgb = OpaqueFrame(f, background: .terminal, terminalColor: nil).rgb
+            let n = f.size.width * f.size.height
+            for registers in [256, 16] {
+                let one = rgb.withUnsafeBufferPointer { plain.palette(rgb: $0.baseAddress!, pixels: n, registers: registers) }
+                let halves = rgb.withUnsafeBufferPointer {
+                    builder.palette(rgb: $0.baseAddress!, pixels: n, registers: registers, helper: helper)
+                }
+                #expect(halves == one, "\(f.size.width)x\(f.size.height), \(registers) registers")
+            }
+        }
+    }
+
     @Test func largeAreasWeighMoreThanRareColours() {
         // Half the frame one red, a quarter one blue, the rest 1000 distinct greys in single
         // pixels: with 8 registers red and blue stay exact, the greys share the rest.
@@ -367,11 +387,16 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
         let canvas = Canvas(width: 64, height: 36)
         for i in 0..<g.pixels.count { canvas.pixels[i] = g.pixels[i] }
         let size = RenderSize(width: 150, height: 84)
-        let frame = SixelFramePreparer(registers: 256, background: .terminal).scale(canvas, index: 7, to: size)
+        let preparer = SixelFramePreparer(registers: 256, background: .terminal)
+        let first = preparer.scale(canvas, index: 6, to: size)
+        let frame = preparer.scale(canvas, index: 7, to: size)
         #expect(frame.index == 7 && frame.size == size && frame.pixels.isEmpty)
         let decompressor = Zstd.Decompressor()
         let sixel = SixelFramePreparer.sixel(of: frame, using: decompressor)
         #expect(frame.payload.count * 2 < sixel.count)            // held compressed
+        // The first frame (the screen waits for it) is held as it is, in a stored zstd frame.
+        #expect(first.index == 6 && !first.typicalSize && first.payload.count > sixel.count)
+        #expect(SixelFramePreparer.sixel(of: first, using: decompressor) == sixel)
         let img = try SixelTestImage.decode(sixel)
         #expect(img.width == 150 && img.height == 84)
         let enlarged = AreaAverageScaler().scale(canvas, index: 7, to: size)
@@ -412,11 +437,16 @@ extension SixelFramePreparerTests {
         let g = gradientFrame(64, 36)
         let canvas = Canvas(width: 64, height: 36)
         for i in 0..<g.pixels.count { canvas.pixels[i] = g.pixels[i] }
-        let frame = SixelFramePreparer(registers: 256, background: .terminal)
-            .scale(canvas, index: 0, to: RenderSize(width: 150, height: 84))
+        let preparer = SixelFramePreparer(registers: 256, background: .terminal)
+        let size = RenderSize(width: 150, height: 84)
+        // The first frame is held as it is (the screen waits for it), the next ones compressed.
+        let first = preparer.scale(canvas, index: 0, to: size)
+        let frame = preparer.scale(canvas, index: 1, to: size)
         let decompressor = Zstd.Decompressor()
         let sixel = SixelFramePreparer.sixel(of: frame, using: decompressor)
-        #expect(frame.payload.count * 2 < sixel.count)
+        #expect(SixelFramePreparer.sixel(of: first, using: decompressor) == sixel)
+        #expect(!first.typicalSize && first.payload.count > sixel.count && first.payload.count < sixel.count + 32)
+        #expect(frame.typicalSize && frame.payload.count * 2 < sixel.count)
         for i in 0..<frame.payload.count {
             var damaged = frame.payload
             damaged[i] ^= 0x5A
@@ -468,6 +498,29 @@ extension SixelFramePreparerTests {
         }
         #expect([UInt8]().withUnsafeBytes { Zstd.Decompressor.contentSize($0) } == nil)
         #expect([UInt8](repeating: 0, count: 16).withUnsafeBytes { Zstd.Decompressor.contentSize($0) } == nil)
+    }
+
+    /// Stored frames (raw blocks, no compression) are frames libzstd reads back: every length
+    /// around the 128 KiB block size, the bytes after the 9-byte header and 3 bytes a block.
+    @Test func storedFramesDecompressToTheirBytes() {
+        var random = TestRandom("zstd stored")
+        let decompressor = Zstd.Decompressor()
+        for n in [0, 1, 2, 100, 131_071, 131_072, 131_073, 262_144, 400_000] {
+            let bytes = (0..<n).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let frame = bytes.withUnsafeBytes { Zstd.stored($0) }
+            #expect(frame.count == 9 + 3 * max(1, (n + 131_071) / 131_072) + n, "\(n) bytes")
+            #expect(frame.withUnsafeBytes { Zstd.Decompressor.contentSize($0) } == n, "\(n) bytes")
+            var back = [UInt8](repeating: 0, count: n + 1)
+            let got = back.withUnsafeMutableBytes { out in frame.withUnsafeBytes { decompressor.decompress($0, into: out) } }
+            #expect(got == n && Array(back[..<n]) == bytes, "\(n) bytes, \(random)")
+            if n > 0 {
+                // Cut short by a byte: refused, not a partial result.
+                let cut = Array(frame.dropLast())
+                var space = [UInt8](repeating: 0, count: n)
+                let none = space.withUnsafeMutableBytes { out in cut.withUnsafeBytes { decompressor.decompress($0, into: out) } }
+                #expect(none == nil, "\(n) bytes")
+            }
+        }
     }
 }
 

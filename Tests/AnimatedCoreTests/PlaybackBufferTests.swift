@@ -63,6 +63,25 @@ import Testing
         #expect(decodes.total < 700)
     }
 
+    /// A frame held larger than the others (the sixel output's first, kept uncompressed) does
+    /// not size the window: the budget still holds as many of the others as fit.
+    @Test func frameOfUntypicalSizeDoesNotSizeTheWindow() throws {
+        let frameBytes = 8 * 8 * 4
+        var cached: [Bool: Int] = [:]
+        for typical in [false, true] {
+            let time = ManualTime()
+            let p = try makePlayer(SolidDecoder(frames: 40), PlayerOptions(bufferBytes: 12 * frameBytes), time: time,
+                                   scaler: LargeFirstFrameScaler(typical: typical))
+            let u = settle(p)
+            #expect(u.frame.map(SolidDecoder.index) == 0)
+            p.waitUntilBuffered()
+            cached[typical] = p.bufferedFrames.count
+        }
+        // Sized by frame 0 (four frames' bytes): 3 slots; by the others: 12.
+        #expect(cached[true] == 3)
+        #expect(cached[false]! >= 10)
+    }
+
     @Test func budgetSmallerThanOneFrameStillPlays() throws {
         let time = ManualTime()
         let p = try makePlayer(TrailDecoder(frames: 20), PlayerOptions(mode: .bounce, bufferBytes: 1), time: time)

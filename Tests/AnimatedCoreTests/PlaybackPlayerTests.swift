@@ -28,6 +28,28 @@ import Testing
         #expect(p.status.droppedFrames == 0)
     }
 
+    @Test func arrivalOfTheAwaitedFrameWakesTheDisplay() throws {
+        let time = ManualTime()
+        let scaler = GatedScaler()
+        let p = try makePlayer(SolidDecoder(frames: 4), PlayerOptions(maxFPS: 0), time: time, scaler: scaler)
+        let fd = p.arrivals.readFD
+        #expect(fd >= 0)
+        let first = p.update()
+        #expect(first.waiting && first.frame == nil)
+        #expect(!readable(fd, timeoutMs: 0))            // nothing has arrived
+        scaler.open()
+        // The producer delivers frame 0: the bell rings without the display looking again.
+        #expect(readable(fd, timeoutMs: 20_000))
+        p.arrivals.drain()
+        #expect(!readable(fd, timeoutMs: 0))
+        let u = p.update()
+        #expect(u.frame.map(SolidDecoder.index) == 0 && !u.waiting)
+        // Frames buffered ahead while the display waits for none ring nothing.
+        p.waitUntilBuffered()
+        #expect(p.bufferedFrames.count == 4)
+        #expect(!readable(fd, timeoutMs: 0))
+    }
+
     @Test func lateDisplaySkipsToTheDueFrame() throws {
         let time = ManualTime()
         let t0 = time.now()

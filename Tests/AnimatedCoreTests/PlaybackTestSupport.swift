@@ -3,6 +3,9 @@ import Synchronization
 @testable import AnimatedCore
 @testable import AnimatedNet
 @testable import AnimatedTerminal
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // Test doubles for the playback engine: synthetic decoders, an injected clock, a counting
 // scaler, and a driver that plays by jumping the clock to each deadline (no sleeping).
@@ -118,6 +121,18 @@ struct CountingScaler: FrameScaler {
     }
 }
 
+/// Nearest-neighbour scaling whose frame 0 carries three frames' bytes more (a payload),
+/// marked as of untypical size or not.
+struct LargeFirstFrameScaler: FrameScaler {
+    let typical: Bool
+    func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+        let frame = NearestScaler().scale(canvas, index: index, to: size)
+        guard index == 0 else { return frame }
+        return ScaledFrame(index: 0, size: size, pixels: frame.pixels,
+                           payload: [UInt8](repeating: 0, count: 3 * frame.pixels.count), typicalSize: typical)
+    }
+}
+
 /// `update()`, and if the frame to show is not buffered yet, wait for the producer (a condition
 /// wait, not a sleep; the injected clock does not move) and update again.
 func settle(_ player: Player, sourceLocation: SourceLocation = #_sourceLocation) -> PlayerUpdate {
@@ -166,4 +181,24 @@ func makePlayer(_ decoder: sending any AnimationDecoder, _ options: PlayerOption
     let info = decoder.info
     return try Player(decoder: decoder, options: options, scaler: scaler,
                       renderSize: size ?? RenderSize(width: info.width, height: info.height), time: time)
+}
+
+/// Nearest-neighbour scaling that holds every frame until the test opens the gate (a
+/// condition wait on the producer thread: the test decides when a frame can arrive).
+final class GatedScaler: FrameScaler {
+    private let gate = Monitor(false)
+    func open() {
+        gate.withLock { $0 = true }
+        gate.broadcast()
+    }
+    func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+        _ = gate.wait { open -> MonitorStep<Bool> in open ? .done(true) : .sleep(notify: false) }
+        return NearestScaler().scale(canvas, index: index, to: size)
+    }
+}
+
+/// Whether `fd` is readable within `timeoutMs` (0: now).
+func readable(_ fd: Int32, timeoutMs: Int32) -> Bool {
+    var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&p, 1, timeoutMs) == 1 && p.revents & Int16(POLLIN) != 0
 }

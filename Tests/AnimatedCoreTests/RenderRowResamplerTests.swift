@@ -166,6 +166,14 @@ import Testing
                     }
                 }
                 #expect(rgba[0..<(w * h * 3)] == fused[0..<(w * h * 3)], "\(cw)x\(ch)→\(w)x\(h)")
+                // The lower half of the rows on a second thread: the same bytes.
+                var halves = [UInt8](repeating: 9, count: w * h * 4)
+                halves.withUnsafeMutableBufferPointer { b in
+                    scaler.scale(c, width: w, height: h, intoRGB: b.baseAddress!, halves: true) { rgba, y, rgb in
+                        OpaqueFrame.flatten(rgba, width: w, height: 1, firstRow: y, background: .checker, terminalColor: nil, into: rgb)
+                    }
+                }
+                #expect(rgba[0..<(w * h * 3)] == halves[0..<(w * h * 3)], "halves \(cw)x\(ch)→\(w)x\(h)")
             }
         }
     }

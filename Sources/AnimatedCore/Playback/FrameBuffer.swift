@@ -47,7 +47,8 @@ final class FrameBuffer: Sendable {
         var scaler: any FrameScaler
         var generation = 0
         /// Bytes of one frame at `size`: an RGBA estimate until frames are measured, then the
-        /// largest seen (encoded frames vary in size; the largest keeps the window in budget).
+        /// largest seen (encoded frames vary in size; the largest keeps the window in budget),
+        /// leaving out frames of untypical size (`ScaledFrame.typicalSize`).
         var frameBytes: Int
         var measured = false
         var budget: Int
@@ -72,6 +73,9 @@ final class FrameBuffer: Sendable {
         var sourceGrew = false
         /// A newer description of the animation (more frames arrived) for the display to adopt.
         var published: AnimationInfo?
+        /// The display asked for the frame at the playhead and it was not there: its arrival
+        /// (or a failure) rings `arrivals`.
+        var displayWaits = false
 
         /// Distinct frames the budget holds (at least one: a budget smaller than a frame still
         /// plays, one frame at a time).
@@ -150,6 +154,8 @@ final class FrameBuffer: Sendable {
     }
 
     private let monitor: Monitor<State>
+    /// Rung when the frame the display waits for is delivered, or the producer fails.
+    let arrivals = ArrivalBell()
 
     init(order: PlaybackOrder, playhead: Int, size: RenderSize, scaler: any FrameScaler, budget: Int) {
         var state = State(order: order, playhead: playhead, size: size, scaler: scaler,
@@ -176,7 +182,9 @@ final class FrameBuffer: Sendable {
                 s.playhead = position
                 s.idle = false
             }
-            return (s.frames[s.order.frame(at: position)], moved)
+            let frame = s.frames[s.order.frame(at: position)]
+            s.displayWaits = frame == nil
+            return (frame, moved)
         }
         if moved { monitor.broadcast() }
         return frame
@@ -348,13 +356,14 @@ final class FrameBuffer: Sendable {
     }
 
     /// Adds a scaled frame, evicting out-of-window frames as needed.
+    /// Rings `arrivals` if it is the frame the display waits for.
     func deliver(_ frame: ScaledFrame, generation: Int, decoded: Int) {
-        monitor.withLock { s in
+        let awaited = monitor.withLock { s -> Bool in
             s.framesDecoded = decoded
             s.framesScaled += 1
             guard s.generation == generation, s.frames[frame.index] == nil,
-                  s.inWindow(frame.index) else { return }
-            if !s.measured || frame.byteCount > s.frameBytes {
+                  s.inWindow(frame.index) else { return false }
+            if frame.typicalSize && (!s.measured || frame.byteCount > s.frameBytes) {
                 // The frames differ from the estimate: the window changes, rescan.
                 if s.frameBytes != frame.byteCount { s.epoch += 1 }
                 s.frameBytes = frame.byteCount
@@ -364,8 +373,12 @@ final class FrameBuffer: Sendable {
             s.frames[frame.index] = frame
             s.bytes += frame.byteCount
             s.peakBytes = max(s.peakBytes, s.bytes)
+            guard s.displayWaits && s.order.frame(at: s.playhead) == frame.index else { return false }
+            s.displayWaits = false
+            return true
         }
         monitor.broadcast()     // `preparedFrame` may wait for this one
+        if awaited { arrivals.ring() }
     }
 
     /// The producer's compositor found these frames corrupt (all so far).
@@ -395,7 +408,12 @@ final class FrameBuffer: Sendable {
     }
 
     func fail(_ error: AnimatedError) {
-        monitor.withLock { $0.failure = error }
+        let awaited = monitor.withLock { s -> Bool in
+            s.failure = error
+            defer { s.displayWaits = false }
+            return s.displayWaits
+        }
         monitor.broadcast()
+        if awaited { arrivals.ring() }
     }
 }

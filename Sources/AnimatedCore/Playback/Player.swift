@@ -49,7 +49,8 @@ public final class Player {
     private var merged = 0
     private var meter = FrameRateMeter()
 
-    /// How soon to poll while the buffer has not delivered the frame to show.
+    /// How soon to poll while the buffer has not delivered the frame to show (a loop that
+    /// also polls `arrivals` wakes as soon as it is delivered).
     package static let pollNanoseconds: UInt64 = 2_000_000
     /// How soon to poll while waiting at the last frame downloaded so far.
     package static let growthPollNanoseconds: UInt64 = 10_000_000
@@ -125,6 +126,10 @@ public final class Player {
         guard let shownFrame else { return nil }
         return buffer.preparedFrame(shownFrame, deadline: MonotonicClock.nanoseconds() + timeoutNanoseconds)
     }
+
+    /// Readable once the frame `update()` last found missing (`waiting`) is buffered, or the
+    /// producer failed: a display loop polls it beside its input to draw without delay.
+    package var arrivals: ArrivalBell { buffer.arrivals }
 
     /// Call when the source has more bytes (from any thread): the producer indexes them.
     package var sourceGrowthHandler: @Sendable () -> Void {

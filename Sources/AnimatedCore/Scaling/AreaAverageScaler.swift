@@ -54,17 +54,33 @@ package struct AreaAverageScaler: FrameScaler {
 
     /// Flattens one row of `width` RGBA pixels (output row `y`) to RGB: `rgb` may be the RGBA
     /// row itself (each pixel written no later than it is read).
-    package typealias RowFlattener = (_ rgba: UnsafePointer<UInt8>, _ y: Int, _ rgb: UnsafeMutablePointer<UInt8>) -> Void
+    package typealias RowFlattener = @Sendable (_ rgba: UnsafePointer<UInt8>, _ y: Int, _ rgb: UnsafeMutablePointer<UInt8>) -> Void
 
     /// Scales `canvas` as `scale(_:width:height:into:)` does, but leaves RGB at `dst` (3 bytes a
     /// pixel, rows packed; `dst` holds `width`·`height`·4 bytes all the same): rows of opaque
     /// pixels are written as RGB by the resampling loop itself, the others are handed to
     /// `flatten` (what the sixel output does after scaling, without a pass over opaque frames).
+    ///
+    /// `halves`: the lower half of the rows is resampled by a second thread meanwhile (the
+    /// same bytes; for a first frame, with nothing on screen yet and a core to spare), and
+    /// `flatten` may then be called from both at once.
     package func scale(_ canvas: Canvas, width w: Int, height h: Int, intoRGB dst: UnsafeMutablePointer<UInt8>,
-                       flatten: RowFlattener) {
+                       halves: Bool = false, flatten: RowFlattener) {
         if let (xk, yk) = fusedKernels(canvas, width: w, height: h) {
             withoutActuallyEscaping(flatten) { flatten in
-                RowResampler.resample(canvas, xk: xk, yk: yk, width: w, height: h, into: dst, rgb: flatten)
+                guard halves && h >= 2 else {
+                    RowResampler.resample(canvas, xk: xk, yk: yk, width: w, height: h, into: dst, rgb: flatten)
+                    return
+                }
+                let split = h / 2
+                let lower = LowerRows(canvas: canvas, xk: xk, yk: yk, dst: dst, flatten: flatten)
+                SideThread.run({
+                    RowResampler.resample(lower.canvas, xk: lower.xk, yk: lower.yk, width: w, height: h, into: lower.dst,
+                                          rgb: lower.flatten, rows: split..<h)
+                }, alongside: {
+                    RowResampler.resample(canvas, xk: xk, yk: yk, width: w, height: h, into: dst, rgb: flatten,
+                                          rows: 0..<split)
+                })
             }
         } else {
             scale(canvas, width: w, height: h, into: dst)
@@ -94,6 +110,17 @@ package struct AreaAverageScaler: FrameScaler {
                 RowResampler.resample(canvas, xk: xk, yk: yk, width: w, height: h, into: rowBuffer, rgb: flatten, row: row)
             }
         }
+    }
+
+    /// What the second thread of `scale(_:width:height:intoRGB:halves:flatten:)` reads and
+    /// writes. @unchecked Sendable: the canvas and the taps are only read; of `dst` the second
+    /// thread writes only the lower half's RGB rows (and the RGBA rows after them), which the
+    /// first never touches; both are done with it when `SideThread.run` returns.
+    private struct LowerRows: @unchecked Sendable {
+        let canvas: Canvas
+        let xk: KernelWeights, yk: KernelWeights
+        let dst: UnsafeMutablePointer<UInt8>
+        let flatten: RowFlattener
     }
 
     /// The taps when `RowResampler` does the scaling: bilinear enlargement by a fraction, or a

@@ -24,10 +24,19 @@ struct RowResampler {
     /// by `rgb` to their RGB place. With `rgb` and `row` too, `dst` is one row (`width`·4 bytes):
     /// each output row is made there and handed to `row` (RGB, and its index), so no frame of
     /// the output's size exists; `row` returns false to stop (no later row is made).
+    ///
+    /// `rows`: the output rows made (all by default; each row is the same whichever call makes
+    /// it). With `rgb`, a range that ends before the last row leaves the rows after it to
+    /// another call, maybe on another thread at once: its translucent rows are made as RGBA in
+    /// a row of their own rather than at their place in `dst`, which overlaps the RGB rows that
+    /// follow.
     static func resample(_ canvas: Canvas, xk: KernelWeights, yk: KernelWeights, width w: Int, height h: Int,
                          into dst: UnsafeMutablePointer<UInt8>, rgb: AreaAverageScaler.RowFlattener? = nil,
-                         row sink: AreaAverageScaler.RowSink? = nil) {
+                         rows made: Range<Int>? = nil, row sink: AreaAverageScaler.RowSink? = nil) {
+        let made = made ?? 0..<h
         let channels = rgb == nil ? 4 : 3
+        let ownRow: UnsafeMutablePointer<UInt8>? = rgb != nil && made.upperBound < h ? .allocate(capacity: w * 4) : nil
+        defer { ownRow?.deallocate() }
         let cw = canvas.width
         let tables = SRGBTables.shared
         let lin = tables.toLinearSteps
@@ -51,7 +60,7 @@ struct RowResampler {
         xk.withPointers { xs, weights in
             for i in 0..<(w * xt) { xw[i] = SIMD4(repeating: weights[i]) }
             yk.withPointers { ys, yw in
-                for oy in 0..<h {
+                for oy in made {
                     var allOpaque = true
                     for k in 0..<yt {
                         let sy = Int(ys[oy * yt + k])
@@ -73,7 +82,7 @@ struct RowResampler {
                                     channels: channels, into: out)
                     } else if let rgb {
                         // Written where the RGBA frame would have it: at or after its RGB place.
-                        let rgba = sink == nil ? dst + oy * w * 4 : dst
+                        let rgba = sink == nil ? ownRow ?? dst + oy * w * 4 : dst
                         writeTranslucent(rowPointers, weights: wy, taps: yt, count: w, tables: tables, into: rgba)
                         rgb(rgba, oy, out)
                     } else {

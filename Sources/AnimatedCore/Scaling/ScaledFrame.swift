@@ -34,11 +34,15 @@ public struct ScaledFrame: Sendable {
     package let channels: Int
     /// The cells, when the scaler chose the glyphs itself (`SymbolScaler`).
     package let cells: (any PreparedCells)?
+    /// False for a frame held in a larger form than the others (the sixel output's first
+    /// frame, not compressed so that the screen does not wait for it): the frame buffer does
+    /// not size its window by it.
+    package let typicalSize: Bool
     /// Frame `index` prepared at `size`: pixels, an output's payload, or its cells.
     package init(index: Int, size: RenderSize, pixels: [UInt8], payload: [UInt8] = [], channels: Int = 4,
-                 cells: (any PreparedCells)? = nil) {
+                 cells: (any PreparedCells)? = nil, typicalSize: Bool = true) {
         self.index = index; self.size = size; self.pixels = pixels; self.payload = payload
-        self.channels = channels; self.cells = cells
+        self.channels = channels; self.cells = cells; self.typicalSize = typicalSize
     }
     /// Bytes held: pixel data, payload and cells.
     public var byteCount: Int { pixels.count + payload.count + (cells?.byteCount ?? 0) }

@@ -141,7 +141,7 @@ final class InlinePlayback {
             }
             if case .output(let o) = drawing, let failure = o.failure { fallBack(o.failureSubject, failure) }
             if update.finished && !player.status.paused { return .finished }
-            waitForInput(tty, orSignal: signals.readFD, until: update.nextDeadline)
+            waitForInput(tty, orSignal: signals.readFD, orArrival: player.arrivals, until: update.nextDeadline)
             var buffer = [UInt8](repeating: 0, count: 256)
             let n = read(tty, &buffer, buffer.count)
             if n > 0 { pending += buffer[0..<n] }

@@ -190,7 +190,7 @@ final class PlaybackLoop {
     }
 
     private func wait(until deadline: UInt64?) {
-        waitForInput(screen.inputFD, orSignal: signals.readFD, until: deadline)
+        waitForInput(screen.inputFD, orSignal: signals.readFD, orArrival: player.arrivals, until: deadline)
     }
 
     /// While a stream arrives, the status line's download figures move even between frames.

@@ -25,8 +25,9 @@ import AnimatedCore
 /// its median cut left registers unused and dropped colours that cover whole areas (issue 20.3).
 ///
 /// One encoder per thread: it owns scratch memory (the sampled rows' indices, tables, band
-/// masks), reused from frame to frame. A large first frame's bands are written in two halves at once,
-/// the lower one by a second writer on a thread of its own (`SixelBandWriter`'s helper form).
+/// masks), reused from frame to frame. A large first frame's histogram and bands are made in two
+/// halves at once, the second by a helper on a thread of its own (`SixelPaletteBuilder`'s and
+/// `SixelBandWriter`'s helper forms): nothing is on screen yet.
 package final class SixelEncoder {
     package let registers: Int
     package let background: BackgroundMode
@@ -140,7 +141,8 @@ package final class SixelEncoder {
         } else {
             lastUsedSharedPalette = true
         }
-        let own = buildPalette(rgb: rgb, pixels: pixels)
+        // The first frame's histogram in halves on two threads, as its bands (below).
+        let own = buildPalette(rgb: rgb, pixels: pixels, halves: encoded == 1 && pixels >= Self.halvesPixels)
         map.setPalette(own.palette, exact: own.exact)
         shared = own
         lastPalette = own.palette
@@ -230,13 +232,15 @@ package final class SixelEncoder {
 
     /// The frame's own colours when there are at most `registers` of them (GIF frames, flat
     /// art), else a palette of `registers` colours weighted by area. At least 2 entries.
-    private func buildPalette(rgb: UnsafePointer<UInt8>, pixels: Int) -> (palette: [UInt8], exact: Bool) {
+    /// `halves`: the histogram counted in two halves on two threads (the same palette).
+    private func buildPalette(rgb: UnsafePointer<UInt8>, pixels: Int, halves: Bool = false) -> (palette: [UInt8], exact: Bool) {
         palettesBuilt += 1
         if var exact = Self.distinctColours(rgb: rgb, pixels: pixels, limit: registers) {
             if exact.count == 3 { exact += exact }
             return (exact, true)
         }
-        var palette = builder.palette(rgb: rgb, pixels: pixels, registers: registers)
+        var palette = builder.palette(rgb: rgb, pixels: pixels, registers: registers,
+                                      helper: halves ? SixelPaletteBuilder() : nil)
         if palette.count == 3 { palette += palette }
         return (palette, false)
     }

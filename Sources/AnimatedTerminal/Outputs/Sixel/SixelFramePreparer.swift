@@ -5,6 +5,8 @@ import AnimatedCore
 /// over the background (in the scaling pass, for `AreaAverageScaler`) and encodes it with
 /// `SixelEncoder`; the frame buffer holds only the sixel bytes, zstd-compressed (`payload`;
 /// `sixel(of:using:)` gives them back), so later plays re-send them without encoding again.
+/// The first frame is held uncompressed (in a zstd frame all the same: `Zstd.stored`), for the
+/// screen waits for it.
 ///
 /// Why compressed: an enlarged frame's sixel is large (about 300 KB at 1200×675, 50 MB for
 /// the 150-frame benchmark video), more than the buffer's budget, so later plays encoded most
@@ -46,6 +48,8 @@ package final class SixelFramePreparer: FrameScaler {
         /// reaching new colours (dithered GIFs) rows rarely serve, and each failed attempt
         /// scaled and mapped the frame for nothing (+15 % CPU on such a video without this).
         var rowFailures = 0, wholeFrames = 0
+        /// Frames prepared so far.
+        var prepared = 0
         init(_ encoder: SixelEncoder) { self.encoder = encoder }
         deinit { pixels.deallocate() }
 
@@ -63,7 +67,7 @@ package final class SixelFramePreparer: FrameScaler {
 
     package func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
         let w = max(1, size.width), h = max(1, size.height)
-        let payload: [UInt8] = state.withLock { state in
+        let (payload, stored) = state.withLock { state -> ([UInt8], Bool) in
             let encoder = state.encoder
             let background = encoder.background, terminalColor = encoder.terminalColor
             // Only rows with translucent pixels are flattened (the others are scaled to RGB).
@@ -87,9 +91,11 @@ package final class SixelFramePreparer: FrameScaler {
                     } else if state.wholeFrames > 0 {
                         state.wholeFrames -= 1
                     }
+                    // The first frame's rows in halves on two threads, as its bands (`SixelEncoder`).
+                    let halves = state.prepared == 0 && w * h >= SixelEncoder.halvesPixels
                     sixel = ScratchPages.with(bytes: w * h * 4) { raw in
                         let buf = raw.bindMemory(to: UInt8.self, capacity: w * h * 4)
-                        area.scale(canvas, width: w, height: h, intoRGB: buf, flatten: flatten)
+                        area.scale(canvas, width: w, height: h, intoRGB: buf, halves: halves, flatten: flatten)
                         return encoder.encodeInPlace(rgb: buf, width: w, height: h)
                     }
                 }
@@ -104,10 +110,17 @@ package final class SixelFramePreparer: FrameScaler {
                 }
                 sixel = encoder.encodeInPlace(rgb: buf, width: w, height: h)
             }
-            guard let base = sixel.baseAddress, !sixel.isEmpty else { return [] }
-            return state.compressor.compress(UnsafeRawBufferPointer(start: base, count: sixel.count))
+            let first = state.prepared == 0
+            state.prepared += 1
+            guard let base = sixel.baseAddress, !sixel.isEmpty else { return ([], false) }
+            let bytes = UnsafeRawBufferPointer(start: base, count: sixel.count)
+            // The first frame: nothing is on screen yet, and compressing it took as long as
+            // writing its bands (3 ms at 1200×675), decompressing it another 0.4: it is held as
+            // it is, in a zstd frame of raw blocks (four times the bytes, for one frame).
+            return first ? (Zstd.stored(bytes), true) : (state.compressor.compress(bytes), false)
         }
-        return ScaledFrame(index: index, size: RenderSize(width: w, height: h), pixels: [], payload: payload)
+        return ScaledFrame(index: index, size: RenderSize(width: w, height: h), pixels: [], payload: payload,
+                           typicalSize: !stored)
     }
 
     /// The sixel image (DCS … ST) of a frame this preparer made; empty if it holds none.

@@ -13,34 +13,52 @@ import AnimatedCore
 /// and drops such colours. Colours covering at least 1/200 of the frame are given entries of
 /// their own before the cut (up to half the registers), so even 16 registers keep them.
 ///
-/// Its histogram (0.9 MB) lives only while a palette is built: palettes are built for a few
-/// frames of an animation (3 of the 300 of the large benchmark video), and a histogram kept
-/// from frame to frame was 0.9 MB of the process's peak memory for nothing.
+/// One builder per thread. Its histogram (0.9 MB) lives only while a palette is built, on
+/// zeroed pages of its own (`ScratchPages`: only the bins' pages touched are resident):
+/// palettes are built for a few frames of an animation (3 of the 300 of the large benchmark
+/// video), and a histogram kept from frame to frame was 0.9 MB of the process's peak memory.
 final class SixelPaletteBuilder {
     private static let bins = 1 << 15
+    private static let histogramBytes = bins * (3 * 8 + 4)
+    /// The histogram while `palette` runs (nil between palettes).
+    private var count: UnsafeMutablePointer<UInt32>!
+    private var sums: UnsafeMutablePointer<UInt64>!      // r, g, b per bin
+    private var occupied: [Int32] = []
 
-    /// A palette (RGB triples) of at most `registers` entries for `pixels` RGB triples.
-    func palette(rgb: UnsafePointer<UInt8>, pixels n: Int, registers: Int) -> [UInt8] {
-        // Zeroed pages of their own (`ScratchPages`): only the bins' pages touched are resident.
-        ScratchPages.with(bytes: Self.bins * (3 * 8 + 4)) { raw in
-            let sums = raw.bindMemory(to: UInt64.self, capacity: Self.bins * 3)      // r, g, b per bin
-            let count = (raw + Self.bins * 3 * 8).bindMemory(to: UInt32.self, capacity: Self.bins)
-            return palette(rgb: rgb, pixels: n, registers: registers, count: count, sums: sums)
+    init() {}
+
+    /// A palette (RGB triples) of at most `registers` entries for `pixels` RGB triples. With a
+    /// `helper` (another builder), the histogram of the second half of the pixels is counted by
+    /// it on a thread of its own meanwhile, then added in: the same palette (see `add`).
+    func palette(rgb: UnsafePointer<UInt8>, pixels n: Int, registers: Int, helper: SixelPaletteBuilder? = nil) -> [UInt8] {
+        let bytes = Self.histogramBytes
+        return ScratchPages.with(bytes: helper == nil ? bytes : 2 * bytes) { raw in
+            attach(raw)
+            helper?.attach(raw + bytes)
+            defer { detach(); helper?.detach() }
+            return build(rgb: rgb, pixels: n, registers: registers, helper: helper)
         }
     }
 
-    private func palette(rgb: UnsafePointer<UInt8>, pixels n: Int, registers: Int,
-                         count: UnsafeMutablePointer<UInt32>, sums: UnsafeMutablePointer<UInt64>) -> [UInt8] {
-        var occupied: [Int32] = []
-        var s = rgb
-        for _ in 0..<n {
-            let r = Int(s[0]), g = Int(s[1]), b = Int(s[2])
-            let bin = (r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)
-            if count[bin] == 0 { occupied.append(Int32(bin)) }
-            count[bin] &+= 1
-            let p = sums + bin * 3
-            p[0] &+= UInt64(r); p[1] &+= UInt64(g); p[2] &+= UInt64(b)
-            s += 3
+    private func attach(_ raw: UnsafeMutableRawPointer) {
+        sums = raw.bindMemory(to: UInt64.self, capacity: Self.bins * 3)
+        count = (raw + Self.bins * 3 * 8).bindMemory(to: UInt32.self, capacity: Self.bins)
+    }
+
+    private func detach() { count = nil; sums = nil; occupied = [] }
+
+    private func build(rgb: UnsafePointer<UInt8>, pixels n: Int, registers: Int, helper: SixelPaletteBuilder?) -> [UInt8] {
+        let count: UnsafeMutablePointer<UInt32> = count, sums: UnsafeMutablePointer<UInt64> = sums
+        occupied.removeAll(keepingCapacity: true)
+        if let helper, n >= 2 {
+            let split = n / 2
+            let second = SecondHalf(builder: helper, rgb: rgb + split * 3)
+            helper.occupied.removeAll(keepingCapacity: true)
+            SideThread.run({ second.builder.tally(rgb: second.rgb, pixels: n - split) },
+                           alongside: { tally(rgb: rgb, pixels: split) })
+            add(helper)
+        } else {
+            tally(rgb: rgb, pixels: n)
         }
         // Bins as points: mean colour and weight.
         let m = occupied.count
@@ -89,7 +107,51 @@ final class SixelPaletteBuilder {
             let c = sum / max(w, 1)
             out += [UInt8(min(255, c.x + 0.5)), UInt8(min(255, c.y + 0.5)), UInt8(min(255, c.z + 0.5))]
         }
+        for bin in occupied {
+            count[Int(bin)] = 0
+            (sums + Int(bin) * 3).update(repeating: 0, count: 3)
+        }
         return out
+    }
+
+    /// Adds `pixels` RGB triples to the histogram; bins are listed in `occupied` as first met.
+    private func tally(rgb: UnsafePointer<UInt8>, pixels n: Int) {
+        let count: UnsafeMutablePointer<UInt32> = count, sums: UnsafeMutablePointer<UInt64> = sums
+        var s = rgb
+        for _ in 0..<n {
+            let r = Int(s[0]), g = Int(s[1]), b = Int(s[2])
+            let bin = (r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)
+            if count[bin] == 0 { occupied.append(Int32(bin)) }
+            count[bin] &+= 1
+            let p = sums + bin * 3
+            p[0] &+= UInt64(r); p[1] &+= UInt64(g); p[2] &+= UInt64(b)
+            s += 3
+        }
+    }
+
+    /// Adds the histogram `other` counted (of the pixels after this one's) and clears it: the
+    /// counts and sums are integers, and its bins new here are listed after this one's in the
+    /// order it met them, which is the order one pass over all the pixels would have met them.
+    private func add(_ other: SixelPaletteBuilder) {
+        let count: UnsafeMutablePointer<UInt32> = count, sums: UnsafeMutablePointer<UInt64> = sums
+        let otherCount: UnsafeMutablePointer<UInt32> = other.count, otherSums: UnsafeMutablePointer<UInt64> = other.sums
+        for bin32 in other.occupied {
+            let bin = Int(bin32)
+            if count[bin] == 0 { occupied.append(bin32) }
+            count[bin] &+= otherCount[bin]
+            let p = sums + bin * 3, q = otherSums + bin * 3
+            p[0] &+= q[0]; p[1] &+= q[1]; p[2] &+= q[2]
+            otherCount[bin] = 0
+            q.update(repeating: 0, count: 3)
+        }
+        other.occupied.removeAll(keepingCapacity: true)
+    }
+
+    /// The helper and its pixels for the side thread. @unchecked Sendable: the helper is used
+    /// by the side thread alone until `SideThread.run` returns, and the pixels are only read.
+    private struct SecondHalf: @unchecked Sendable {
+        let builder: SixelPaletteBuilder
+        let rgb: UnsafePointer<UInt8>
     }
 
     /// A run of `order` with its weighted squared error about its mean.

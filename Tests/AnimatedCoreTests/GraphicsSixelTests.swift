@@ -100,6 +100,196 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
 }
 
 /// Palette building (issue 20.3): colours covering an area are never lost, every register is used.
+/// The encoder maps each band's indices just before writing it, with no index plane of the
+/// whole frame: its bytes must be those of mapping the whole frame first, in the order of the
+/// lookups then (the rows sampled for the palette decision, then the others top to bottom; a
+/// built palette's table keeps the entry of the first colour of each slot, so the order shows).
+@Suite struct SixelBandMappingTests {
+    /// The gradient with seeded noise of ±8 levels: many colours share a table slot.
+    static func noisyGradient(_ w: Int, _ h: Int, shift: Int, seed: UInt32) -> ScaledFrame {
+        var px = gradientFrame(w, h, shift: shift).pixels
+        var state = seed
+        for k in 0..<(w * h) {
+            for c in 0..<3 {
+                state = state &* 1_103_515_245 &+ 12345
+                px[k * 4 + c] = UInt8(clamping: Int(px[k * 4 + c]) + Int(state >> 16 & 15) - 8)
+            }
+        }
+        return ScaledFrame(index: 0, size: RenderSize(width: w, height: h), pixels: px)
+    }
+
+    /// Greens only: no palette of the gradients serves it.
+    static func greens(_ w: Int, _ h: Int, _ offset: Int) -> ScaledFrame {
+        var px = [UInt8](repeating: 255, count: w * h * 4)
+        for k in 0..<(w * h) { px[k * 4] = 0; px[k * 4 + 1] = UInt8((k % w * 2 + offset) % 256); px[k * 4 + 2] = 0 }
+        return ScaledFrame(index: 0, size: RenderSize(width: w, height: h), pixels: px)
+    }
+
+    /// Four flat colours: an exact palette.
+    static func quadrants(_ w: Int, _ h: Int) -> ScaledFrame {
+        var px = [UInt8](repeating: 255, count: w * h * 4)
+        for y in 0..<h { for x in 0..<w {
+            let o = (y * w + x) * 4, q = (y < h / 2 ? 0 : 2) + (x < w / 2 ? 0 : 1)
+            px[o] = [250, 0, 10, 240][q]; px[o + 1] = [0, 200, 20, 240][q]; px[o + 2] = [0, 0, 250, 16][q]
+        } }
+        return ScaledFrame(index: 0, size: RenderSize(width: w, height: h), pixels: px)
+    }
+
+    /// Heights that are no multiple of 4 or 6, odd widths; 601×437 is large enough for the
+    /// first frame's bands in halves (from a plane of its own).
+    @Test(arguments: [(61, 35), (121, 62), (601, 437)])
+    func bandsMappedAsTheyAreWrittenAreTheWholeFramesBytes(size: (Int, Int)) throws {
+        let (w, h) = size
+        let frames = [Self.noisyGradient(w, h, shift: 0, seed: 1), Self.noisyGradient(w, h, shift: 3, seed: 2),
+                      Self.greens(w, h, 0), Self.greens(w, h, 1), Self.quadrants(w, h),
+                      Self.noisyGradient(w, h, shift: 1, seed: 3), Self.noisyGradient(w, h, shift: 2, seed: 4)]
+        // Own palette (built or exact) or the shared one, frame by frame.
+        let expectedShared = [true, true, false, true, false, false, true]
+        let enc = SixelEncoder(background: .terminal)
+        // `rowOrder` lives as `reference` does but maps the shared palette's frames top to bottom
+        // (sampled rows in their turn), as a band-by-band encoder would without the sample.
+        let reference = SixelPaletteMap(), rowOrder = SixelPaletteMap()
+        var orderMattered = false
+        var built = 0
+        for (k, frame) in frames.enumerated() {
+            let got = enc.encode(frame)
+            let own = enc.palettesBuilt > built
+            built = enc.palettesBuilt
+            #expect(own == (k == 0 || !expectedShared[k]) && enc.lastUsedSharedPalette == expectedShared[k], "frame \(k)")
+            let rgb = OpaqueFrame(frame, background: .terminal).rgb
+            var plane = [UInt8](repeating: 0, count: w * h)
+            rgb.withUnsafeBufferPointer { src in
+                plane.withUnsafeMutableBufferPointer { dst in
+                    let s = src.baseAddress!, d = dst.baseAddress!
+                    if own {
+                        let exact = SixelEncoder.distinctColours(rgb: s, pixels: w * h, limit: 256) != nil
+                        reference.setPalette(enc.lastPalette, exact: exact)
+                        rowOrder.setPalette(enc.lastPalette, exact: exact)
+                        _ = reference.map(rgb: s, pixels: w * h, into: d)
+                        _ = rowOrder.map(rgb: s, pixels: w * h, into: d)
+                    } else {
+                        #expect(reference.palette == enc.lastPalette)
+                        for y in stride(from: 0, to: h, by: 4) { _ = reference.map(rgb: s + y * w * 3, pixels: w, into: d + y * w) }
+                        for y in 0..<h where y % 4 != 0 { reference.mapIndices(rgb: s + y * w * 3, pixels: w, into: d + y * w) }
+                        var other = [UInt8](repeating: 0, count: w * h)
+                        other.withUnsafeMutableBufferPointer { rowOrder.mapIndices(rgb: s, pixels: w * h, into: $0.baseAddress!) }
+                        if other != Array(dst) { orderMattered = true }
+                    }
+                }
+            }
+            let expected = plane.withUnsafeBufferPointer {
+                SixelBandWriter().write(indices: $0.baseAddress!, width: w, height: h, palette: enc.lastPalette)
+            }
+            #expect(got == expected, "frame \(k) of \(w)×\(h)")
+        }
+        #expect(orderMattered, "the frames never tell the lookup orders apart")
+    }
+}
+
+/// Frames the shared palette serves are encoded from rows handed over one at a time
+/// (`SixelEncoder.encodeRows`, the RGB frame never whole): the bytes must be those of the
+/// whole frame (`encodeInPlace`), and when the rows are not enough (no palette yet, a scene
+/// change, too many table lookups waiting) nothing is encoded and the whole frame is.
+@Suite struct SixelRowEncodingTests {
+    /// Rows of `frame` to `encodeRows`, else the whole frame to `encodeInPlace`; the bytes,
+    /// whether rows sufficed and how many rows were asked for.
+    static func encode(_ frame: ScaledFrame, _ enc: SixelEncoder) -> ([UInt8], Bool, Int) {
+        let rgb = OpaqueFrame(frame, background: .terminal).rgb
+        let (w, h) = (frame.size.width, frame.size.height)
+        var asked = 0
+        return rgb.withUnsafeBufferPointer { src in
+            let s = src.baseAddress!
+            if enc.sharesPalette, let bytes = enc.encodeRows(width: w, height: h, rows: { row in
+                // Each row from a buffer of its own, overwritten after: only the call may read it.
+                var one = [UInt8](repeating: 0, count: w * 3)
+                for y in 0..<h {
+                    asked += 1
+                    one.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: s + y * w * 3, count: w * 3) }
+                    let more = one.withUnsafeBufferPointer { row($0.baseAddress!, y) }
+                    one.withUnsafeMutableBufferPointer { $0.update(repeating: 0xA5) }
+                    if !more { break }
+                }
+            }) {
+                return (Array(bytes), true, asked)
+            }
+            return (Array(enc.encodeInPlace(rgb: s, width: w, height: h)), false, asked)
+        }
+    }
+
+    @Test(arguments: [(61, 35), (121, 62), (601, 437)])
+    func rowsWriteTheWholeFramesBytes(size: (Int, Int)) throws {
+        let (w, h) = size
+        typealias T = SixelBandMappingTests
+        let frames = [T.noisyGradient(w, h, shift: 0, seed: 1), T.noisyGradient(w, h, shift: 3, seed: 2),
+                      T.greens(w, h, 0), T.greens(w, h, 1), T.quadrants(w, h), T.quadrants(w, h),
+                      T.noisyGradient(w, h, shift: 1, seed: 3), T.noisyGradient(w, h, shift: 2, seed: 4),
+                      gradientFrame(w, h, shift: 9)]
+        let rows = SixelEncoder(background: .terminal), whole = SixelEncoder(background: .terminal)
+        var byRows: [Bool] = [], asked: [Int] = []
+        for (k, frame) in frames.enumerated() {
+            let (got, fromRows, n) = Self.encode(frame, rows)
+            asked.append(n)
+            let expected = whole.encode(frame)
+            #expect(got == expected, "frame \(k) of \(w)×\(h) (from rows: \(fromRows))")
+            #expect(rows.palettesBuilt == whole.palettesBuilt && rows.lastUsedSharedPalette == whole.lastUsedSharedPalette)
+            byRows.append(fromRows)
+        }
+        // The first frame and the scene changes (greens, quadrants, back to gradients) whole;
+        // the second green and quadrants frames from rows (built and exact palettes). The noisy
+        // gradients' noise reaches new table slots: in small frames more than an eighth of the
+        // pixels wait (given up, whole), in the large one fewer (rows).
+        #expect([0, 2, 4, 6].allSatisfy { !byRows[$0] } && byRows[3] && byRows[5], "\(byRows)")
+        if w * h > 100_000 { #expect(byRows[1] && byRows[7] && byRows[8], "\(byRows)") }
+        // A scene change shows in its first rows: the rest are not asked for. Frames from rows
+        // took every row.
+        #expect([2, 4, 6].allSatisfy { asked[$0] < h / 2 }, "rows asked: \(asked)")
+        #expect(byRows.indices.allSatisfy { !byRows[$0] || asked[$0] == h }, "rows asked: \(asked)")
+    }
+
+    /// A frame the shared palette serves but with colours in many empty slots of its table
+    /// (more than an eighth of the pixels): given up, the whole frame encoded, the same bytes.
+    @Test func tooManyWaitingLookupsFallBackToTheWholeFrame() throws {
+        let (w, h) = (96, 40)
+        // The gradient in levels 8m + 3, then in levels 8m + 4: one level apart (the palette
+        // serves), but every colour of the second in a slot (4 levels a channel) the first
+        // left empty.
+        var a = gradientFrame(w, h).pixels, b = a
+        for k in 0..<(w * h) { for c in 0..<3 { a[k * 4 + c] = a[k * 4 + c] & 0xF8 | 3; b[k * 4 + c] = b[k * 4 + c] & 0xF8 + 4 } }
+        let first = ScaledFrame(index: 0, size: RenderSize(width: w, height: h), pixels: a)
+        let second = ScaledFrame(index: 1, size: RenderSize(width: w, height: h), pixels: b)
+        let rows = SixelEncoder(background: .terminal), whole = SixelEncoder(background: .terminal)
+        for (k, frame) in [first, second].enumerated() {
+            let (got, fromRows, _) = Self.encode(frame, rows)
+            #expect(got == whole.encode(frame), "frame \(k)")
+            #expect(!fromRows, "frame \(k)")
+        }
+        #expect(whole.palettesBuilt == 1 && whole.lastUsedSharedPalette, "the second frame was served")
+    }
+}
+
+/// The preparer scales frames the shared palette serves a row at a time (`--fill`'s fused
+/// scaling loop): the same sixel as scaling whole frames and encoding them.
+@Suite struct SixelPreparerRowTests {
+    @Test(arguments: [(150, 84), (121, 73), (60, 34)])   // enlargements by fractions, a mild reduction
+    func preparedFramesAreTheWholeFramesSixels(size: (Int, Int)) throws {
+        let target = RenderSize(width: size.0, height: size.1)
+        let preparer = SixelFramePreparer(registers: 256, background: .color(20, 30, 40))
+        let whole = SixelEncoder(background: .color(20, 30, 40))
+        let decompressor = Zstd.Decompressor()
+        for k in 0..<4 {
+            // A gradient moving by a pixel a frame, with a translucent band (flattened rows).
+            let g = gradientFrame(64, 36, shift: k)
+            let canvas = Canvas(width: 64, height: 36)
+            for i in 0..<g.pixels.count { canvas.pixels[i] = g.pixels[i] }
+            for y in 10..<14 { for x in 0..<64 { canvas.pixels[(y * 64 + x) * 4 + 3] = UInt8(40 * k + 30) } }
+            let frame = preparer.scale(canvas, index: k, to: target)
+            let scaled = AreaAverageScaler().scale(canvas, index: k, to: target)
+            #expect(SixelFramePreparer.sixel(of: frame, using: decompressor) == whole.encode(scaled), "frame \(k)")
+        }
+        #expect(preparer.palettesBuilt == whole.palettesBuilt)
+    }
+}
+
 @Suite struct SixelPaletteTests {
     /// A smooth colourful background (the gradient) with a flat grey disc over `share` of it,
     /// like orbit.webp's moon enlarged.
@@ -409,6 +599,16 @@ extension SixelFramePreparerTests {
                 Array(writer.writeInPlace(indices: $0.baseAddress!, width: w, height: h, palette: Self.palette, helper: helper))
             }
             #expect(halves == got, "\(w)×\(h) in halves")
+            // Band by band, each band's indices handed over just before it is written: the same bytes.
+            var asked: [Int] = []
+            let banded = idx.withUnsafeBufferPointer { src in
+                Array(writer.writeInPlace(width: w, height: h, palette: Self.palette) { y0, n, band in
+                    asked.append(y0)
+                    band.update(from: src.baseAddress! + y0 * w, count: n * w)
+                })
+            }
+            #expect(banded == got, "\(w)×\(h) band by band")
+            #expect(asked == Array(stride(from: 0, to: h, by: 6)))
             outputs.append(got)
         }
         #expect(outputs[0] == outputs[1])

@@ -89,6 +89,29 @@ package struct AreaAverageScaler: FrameScaler {
         }
     }
 
+    /// An output row (RGB, `width`·3 bytes, valid during the call) and its index; false stops
+    /// the scaling (the rows after it are not made).
+    package typealias RowSink = (_ rgb: UnsafePointer<UInt8>, _ y: Int) -> Bool
+
+    /// True when `scaleRows` can make `canvas` at `width`×`height` (the fused loop's paths).
+    package func scalesRows(_ canvas: Canvas, width w: Int, height h: Int) -> Bool {
+        fusedKernels(canvas, width: w, height: h) != nil
+    }
+
+    /// Scales `canvas` as `scale(_:width:height:intoRGB:flatten:)` does, but row by row in
+    /// `rowBuffer` (`width`·4 bytes), each RGB row handed to `row` top to bottom: no buffer of
+    /// the frame's size, until `row` returns false. Only where `scalesRows` is true (else
+    /// nothing is done).
+    package func scaleRows(_ canvas: Canvas, width w: Int, height h: Int, rowBuffer: UnsafeMutablePointer<UInt8>,
+                           flatten: RowFlattener, row: RowSink) {
+        guard let (xk, yk) = fusedKernels(canvas, width: w, height: h) else { return }
+        withoutActuallyEscaping(flatten) { flatten in
+            withoutActuallyEscaping(row) { row in
+                RowResampler.resample(canvas, xk: xk, yk: yk, width: w, height: h, into: rowBuffer, rgb: flatten, row: row)
+            }
+        }
+    }
+
     /// What the second thread of `scale(_:width:height:intoRGB:halves:flatten:)` reads and
     /// writes. @unchecked Sendable: the canvas and the taps are only read; of `dst` the second
     /// thread writes only the lower half's RGB rows (and the RGBA rows after them), which the

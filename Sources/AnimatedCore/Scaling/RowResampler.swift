@@ -21,7 +21,9 @@ struct RowResampler {
     /// taps of `xk` and `yk`, whose weights must be ≥ 0 and sum to 1 for each output pixel.
     /// With `rgb`, `dst` gets RGB rows instead (3 bytes a pixel): opaque rows written here,
     /// the others written as RGBA at their place in a `width`·`height`·4 buffer, then flattened
-    /// by `rgb` to their RGB place.
+    /// by `rgb` to their RGB place. With `rgb` and `row` too, `dst` is one row (`width`·4 bytes):
+    /// each output row is made there and handed to `row` (RGB, and its index), so no frame of
+    /// the output's size exists; `row` returns false to stop (no later row is made).
     ///
     /// `rows`: the output rows made (all by default; each row is the same whichever call makes
     /// it). With `rgb`, a range that ends before the last row leaves the rows after it to
@@ -30,7 +32,7 @@ struct RowResampler {
     /// follow.
     static func resample(_ canvas: Canvas, xk: KernelWeights, yk: KernelWeights, width w: Int, height h: Int,
                          into dst: UnsafeMutablePointer<UInt8>, rgb: AreaAverageScaler.RowFlattener? = nil,
-                         rows made: Range<Int>? = nil) {
+                         rows made: Range<Int>? = nil, row sink: AreaAverageScaler.RowSink? = nil) {
         let made = made ?? 0..<h
         let channels = rgb == nil ? 4 : 3
         let ownRow: UnsafeMutablePointer<UInt8>? = rgb != nil && made.upperBound < h ? .allocate(capacity: w * 4) : nil
@@ -73,19 +75,20 @@ struct RowResampler {
                         if yw[oy * yt + k] != 0 { allOpaque = allOpaque && opaque[slot] }
                         rowPointers[k] = UnsafePointer(row)
                     }
-                    let out = dst + oy * w * channels
+                    let out = sink == nil ? dst + oy * w * channels : dst
                     let wy = yw + oy * yt
                     if allOpaque {
                         writeOpaque(rowPointers, weights: wy, taps: yt, count: w, tables: tables, indices: indices,
                                     channels: channels, into: out)
                     } else if let rgb {
                         // Written where the RGBA frame would have it: at or after its RGB place.
-                        let rgba = ownRow ?? dst + oy * w * 4
+                        let rgba = sink == nil ? ownRow ?? dst + oy * w * 4 : dst
                         writeTranslucent(rowPointers, weights: wy, taps: yt, count: w, tables: tables, into: rgba)
                         rgb(rgba, oy, out)
                     } else {
                         writeTranslucent(rowPointers, weights: wy, taps: yt, count: w, tables: tables, into: out)
                     }
+                    if let sink, !sink(out, oy) { break }
                 }
             }
         }

@@ -17,8 +17,8 @@ import AnimatedCore
 /// video's frames (1200×675) 17 % fewer bytes than exact masks (9 % fewer compressed), the
 /// same picture. A trailing stretch past a colour's last pixel is left out.
 ///
-/// Memory: one mask row per register (256 × width bytes), the painted row and the output
-/// buffer, all reused from frame to frame.
+/// Memory: one mask row per register (256 × width bytes), the painted row, a band of indices
+/// and the output buffer, all reused from frame to frame.
 ///
 /// The whole image is painted (every pixel's register is set). `P2 = 0`, as libsixel writes:
 /// a run of the mlterm test on the loaded machine missed a frame with `P2 = 1` (unset pixels
@@ -26,6 +26,8 @@ import AnimatedCore
 final class SixelBandWriter {
     private var masks: UnsafeMutablePointer<UInt8>
     private var painted: UnsafeMutablePointer<UInt8>
+    /// One band's indices (6 × width) for the form that asks for them band by band.
+    private var band: UnsafeMutablePointer<UInt8>
     private var maskWidth = 0
     /// Pixels of each colour in the band: four tables of 256, summed into the first.
     private let counts: UnsafeMutablePointer<UInt32>
@@ -37,6 +39,7 @@ final class SixelBandWriter {
     init() {
         masks = .allocate(capacity: 1)
         painted = .allocate(capacity: 1)
+        band = .allocate(capacity: 1)
         counts = .allocate(capacity: 4 * 256)
         counts.initialize(repeating: 0, count: 4 * 256)
         order = .allocate(capacity: 256)
@@ -45,7 +48,10 @@ final class SixelBandWriter {
         out = .allocate(capacity: capacity)
     }
 
-    deinit { masks.deallocate(); painted.deallocate(); counts.deallocate(); order.deallocate(); out.deallocate() }
+    deinit {
+        masks.deallocate(); painted.deallocate(); band.deallocate(); counts.deallocate(); order.deallocate()
+        out.deallocate()
+    }
 
     /// The sixel image of `indices` (`width`×`height` palette indices) with `palette` (RGB triples).
     func write(indices: UnsafePointer<UInt8>, width w: Int, height h: Int, palette: [UInt8]) -> [UInt8] {
@@ -56,6 +62,23 @@ final class SixelBandWriter {
     func writeInPlace(indices: UnsafePointer<UInt8>, width w: Int, height h: Int, palette: [UInt8]) -> UnsafeBufferPointer<UInt8> {
         begin(width: w, height: h, palette: palette)
         appendBands(indices: indices, width: w, rows: 0..<h, height: h)
+        return finish()
+    }
+
+    /// As `writeInPlace`, each band's indices asked of `fill` just before the band is written:
+    /// rows `y0..<y0 + n` (n ≤ 6, y0 a multiple of 6) into `n`·`w` bytes. No index plane of the
+    /// whole image exists (0.8 MB at 1200×675), and a band's indices are still in the cache when
+    /// they are read.
+    func writeInPlace(width w: Int, height h: Int, palette: [UInt8],
+                      bands fill: (_ y0: Int, _ n: Int, _ into: UnsafeMutablePointer<UInt8>) -> Void) -> UnsafeBufferPointer<UInt8> {
+        begin(width: w, height: h, palette: palette)
+        var y0 = 0
+        while y0 < h {
+            let n = min(6, h - y0)
+            fill(y0, n, band)
+            appendBands(indices: band, origin: y0, width: w, rows: y0..<(y0 + n), height: h)
+            y0 += n
+        }
         return finish()
     }
 
@@ -89,7 +112,8 @@ final class SixelBandWriter {
     /// Mask rows and the painted row of `w` bytes (all zero).
     private func fitRows(_ w: Int) {
         if maskWidth != w {
-            masks.deallocate(); painted.deallocate()
+            masks.deallocate(); painted.deallocate(); band.deallocate()
+            band = .allocate(capacity: 6 * w)
             // 8 spare bytes: the word-wide scans may read up to 7 bytes past a row's end.
             masks = .allocate(capacity: 256 * w + 8)
             masks.initialize(repeating: 0, count: 256 * w + 8)
@@ -116,14 +140,15 @@ final class SixelBandWriter {
     }
 
     /// Appends the bands of `rows` (starting on a band boundary) of an image `height` rows
-    /// tall, each but the image's last followed by `-`.
-    private func appendBands(indices: UnsafePointer<UInt8>, width w: Int, rows: Range<Int>, height h: Int) {
+    /// tall, each but the image's last followed by `-`. Row `y`'s indices are at
+    /// `indices + (y - origin)·w`.
+    private func appendBands(indices: UnsafePointer<UInt8>, origin: Int = 0, width w: Int, rows: Range<Int>, height h: Int) {
         let masks = masks, counts = counts, order = order, painted = painted
         var y0 = rows.lowerBound
         while y0 < rows.upperBound {
             for dy in 0..<min(6, h - y0) {
                 let bit = UInt8(1 << dy)
-                let row = indices + (y0 + dy) &* w
+                let row = indices + (y0 &+ dy &- origin) &* w
                 // Four count tables in turn: in a run of one colour each increment would
                 // otherwise wait for the store of the one before.
                 var x = 0

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import AnimatedCore
 
 /// Encodes whole frames as sixel images (`ESC P q … ESC \`).
@@ -19,8 +24,8 @@ import AnimatedCore
 /// libsixel's encoder took most of the frame's time (its per-pixel, per-colour loops), and
 /// its median cut left registers unused and dropped colours that cover whole areas (issue 20.3).
 ///
-/// One encoder per thread: it owns scratch memory (index plane, histogram, tables, band masks),
-/// all reused from frame to frame. A large first frame's histogram and bands are made in two
+/// One encoder per thread: it owns scratch memory (the sampled rows' indices, tables, band
+/// masks), reused from frame to frame. A large first frame's histogram and bands are made in two
 /// halves at once, the second by a helper on a thread of its own (`SixelPaletteBuilder`'s and
 /// `SixelBandWriter`'s helper forms): nothing is on screen yet.
 package final class SixelEncoder {
@@ -50,17 +55,22 @@ package final class SixelEncoder {
     static let halvesPixels = 1 << 18
     /// Frames encoded so far.
     private var encoded = 0
-    private var indices: UnsafeMutablePointer<UInt8>
-    private var indexCapacity = 0
+    /// The indices of every 4th row (the palette decision's sample), reused from frame to frame.
+    private var sample: UnsafeMutablePointer<UInt8>
+    private var sampleCapacity = 0
+    /// The index plane of `encodeRows` (w × h), reused from frame to frame.
+    private var plane: UnsafeMutablePointer<UInt8>
+    private var planeCapacity = 0
 
     package init(registers: Int = 256, background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8)? = nil) {
         self.registers = max(2, min(256, registers))
         self.background = background
         self.terminalColor = terminalColor
-        indices = .allocate(capacity: 1)
+        sample = .allocate(capacity: 1)
+        plane = .allocate(capacity: 1)
     }
 
-    deinit { indices.deallocate() }
+    deinit { sample.deallocate(); plane.deallocate() }
 
     /// The frame as one sixel image (DCS … ST), drawn from the cursor position.
     package func encode(_ frame: ScaledFrame) -> [UInt8] {
@@ -78,72 +88,143 @@ package final class SixelEncoder {
 
     /// As `encode(rgb:width:height:)`, in the encoder's own output buffer (no allocation): the
     /// bytes stay valid until the next encode.
+    ///
+    /// No index plane of the whole frame is kept (0.8 MB at 1200×675, most of it for nothing:
+    /// a band's indices are written right after they are mapped): the writer asks for each
+    /// band's indices as it goes, and they are mapped then. The rows sampled for the palette
+    /// decision are kept (a quarter of a plane). The order of the lookups is the one of a
+    /// whole-frame mapping (the sampled rows, then the others top to bottom), which matters:
+    /// a built palette's table keeps the entry of the first colour that filled each slot.
     package func encodeInPlace(rgb: UnsafePointer<UInt8>, width: Int, height: Int) -> UnsafeBufferPointer<UInt8> {
         let pixels = width * height
         guard pixels > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
-        if indexCapacity < pixels {
-            indices.deallocate()
-            indices = .allocate(capacity: pixels)
-            indexCapacity = pixels
-        }
-        var chosen: [UInt8]
-        var error: UInt64
-        var errorPixels = pixels
+        encoded += 1
         if let shared {
             if map.palette != shared.palette || map.exact != shared.exact { map.setPalette(shared.palette, exact: shared.exact) }
             // Decided on every 4th row (mapping twice, to the shared palette and then to a new
             // one, was a third of a frame's time at 1200×675); each row is mapped once when the
             // shared palette serves, the whole frame again when it does not.
-            var sampled: UInt64 = 0, rows = 0
-            for y in stride(from: 0, to: height, by: 4) {
-                sampled &+= map.map(rgb: rgb + y * width * 3, pixels: width, into: indices + y * width)
-                rows += 1
+            let rows = (height + 3) / 4
+            if sampleCapacity < rows * width {
+                sample.deallocate()
+                sample = .allocate(capacity: rows * width)
+                sampleCapacity = rows * width
+            }
+            let sample = sample
+            var sampled: UInt64 = 0
+            for k in 0..<rows {
+                sampled &+= map.map(rgb: rgb + 4 * k * width * 3, pixels: width, into: sample + k * width)
             }
             let psnr = SixelPaletteMap.psnr(squaredError: sampled, pixels: rows * width)
             lastUsedSharedPalette = psnr >= Self.goodEnough || psnr >= sharedPSNR - Self.tolerance
-            chosen = shared.palette
             if lastUsedSharedPalette {
                 // The sampled rows are mapped already: the other three of every four remain,
                 // without measuring (the sample's error stands for the frame's).
-                for y in stride(from: 1, to: height, by: 4) {
-                    let rows = min(3, height - y)
-                    map.mapIndices(rgb: rgb + y * width * 3, pixels: rows * width, into: indices + y * width)
+                lastPSNR = psnr
+                lastPalette = shared.palette
+                let map = map
+                return writer.writeInPlace(width: width, height: height, palette: shared.palette) { y0, n, band in
+                    for dy in 0..<n {
+                        let y = y0 + dy
+                        if y % 4 == 0 {
+                            (band + dy * width).update(from: sample + y / 4 * width, count: width)
+                        } else {
+                            map.mapIndices(rgb: rgb + y * width * 3, pixels: width, into: band + dy * width)
+                        }
+                    }
                 }
-                errorPixels = rows * width
-                error = sampled
-            } else {
-                // The new palette becomes the shared one: the frames after a scene change (or
-                // after a video drifted from its first frame) look like this one, and building
-                // a palette and refilling the map's table for every one of them was a fifth of
-                // a filled video frame's time.
-                let own = buildPalette(rgb: rgb, pixels: pixels)
-                map.setPalette(own.palette, exact: own.exact)
+            }
+            // Not served: the new palette becomes the shared one. The frames after a scene
+            // change (or after a video drifted from its first frame) look like this one, and
+            // building a palette and refilling the map's table for every one of them was a
+            // fifth of a filled video frame's time.
+        } else {
+            lastUsedSharedPalette = true
+        }
+        // The first frame's histogram in halves on two threads, as its bands (below).
+        let own = buildPalette(rgb: rgb, pixels: pixels, halves: encoded == 1 && pixels >= Self.halvesPixels)
+        map.setPalette(own.palette, exact: own.exact)
+        shared = own
+        lastPalette = own.palette
+        var error: UInt64 = 0
+        let bytes: UnsafeBufferPointer<UInt8>
+        if encoded == 1 && pixels >= Self.halvesPixels {
+            // Nothing is on screen yet: the first frame's bands in halves, on two threads, from
+            // an index plane made for this frame only (`ScratchPages`). Later frames are prepared ahead of the
+            // display, where a second thread a frame only added CPU time (the medium benchmark
+            // video, 150 frames: 3.17 s against 2.93).
+            bytes = ScratchPages.with(bytes: pixels) { raw in
+                let indices = raw.bindMemory(to: UInt8.self, capacity: pixels)
                 error = map.map(rgb: rgb, pixels: pixels, into: indices)
-                chosen = own.palette
-                self.shared = own
-                sharedPSNR = SixelPaletteMap.psnr(squaredError: error, pixels: pixels)
+                return writer.writeInPlace(indices: indices, width: width, height: height, palette: own.palette,
+                                           helper: SixelBandWriter())
             }
         } else {
-            // The first frame's histogram in halves on two threads, as its bands (below).
-            let own = buildPalette(rgb: rgb, pixels: pixels, halves: encoded == 0 && pixels >= Self.halvesPixels)
-            map.setPalette(own.palette, exact: own.exact)
-            error = map.map(rgb: rgb, pixels: pixels, into: indices)
-            shared = own
-            sharedPSNR = SixelPaletteMap.psnr(squaredError: error, pixels: pixels)
-            lastUsedSharedPalette = true
-            chosen = own.palette
+            let map = map
+            bytes = writer.writeInPlace(width: width, height: height, palette: own.palette) { y0, n, band in
+                error &+= map.map(rgb: rgb + y0 * width * 3, pixels: n * width, into: band)
+            }
         }
-        lastPSNR = SixelPaletteMap.psnr(squaredError: error, pixels: errorPixels)
-        lastPalette = chosen
+        sharedPSNR = SixelPaletteMap.psnr(squaredError: error, pixels: pixels)
+        lastPSNR = sharedPSNR
+        return bytes
+    }
+
+    /// True once a palette is shared: from then on `encodeRows` can encode frames it serves.
+    package var sharesPalette: Bool { shared != nil }
+
+    /// Encodes a frame handed over row by row, when the shared palette serves it: `rows` calls
+    /// its argument with each RGB row (`width` pixels) top to bottom, each row valid during
+    /// the call, and stops when it returns false. Each row is mapped as it comes, so the frame's RGB never exists whole (2.4 MB
+    /// at 1200×675), only its index plane (0.8 MB). The bytes are those `encodeInPlace` writes
+    /// for the same frame: the sampled rows decide as there, and the other rows' lookups that
+    /// would fill a slot of the table wait (`SixelPaletteMap.mapIndicesDeferring`) until every
+    /// sampled row has been mapped, as there.
+    ///
+    /// Nil, with nothing encoded, when no palette is shared yet, when the shared one does not
+    /// serve this frame (a new one needs the whole frame's colours), or when more than an
+    /// eighth of the pixels waited: the caller then makes the frame whole and calls
+    /// `encodeInPlace` (its decision is the same: lookups to the same table). Rows stop as soon
+    /// as the answer is nil for certain: the sampled rows' error so far already too large for
+    /// the shared palette (a scene change shows in its first rows), or too many lookups waiting.
+    package func encodeRows(width: Int, height: Int,
+                            rows: (_ row: (_ rgb: UnsafePointer<UInt8>, _ y: Int) -> Bool) -> Void) -> UnsafeBufferPointer<UInt8>? {
+        let pixels = width * height
+        guard let shared, pixels > 0 else { return nil }
+        if map.palette != shared.palette || map.exact != shared.exact { map.setPalette(shared.palette, exact: shared.exact) }
+        if planeCapacity < pixels {
+            plane.deallocate()
+            plane = .allocate(capacity: pixels)
+            planeCapacity = pixels
+        }
+        let plane = plane, map = map
+        let limit = max(1, pixels / 8)
+        // The error of the sampled rows only grows: past this bound (the PSNR the decision
+        // below needs, over all sampled rows, with a margin for rounding) it cannot serve.
+        let needed = min(Self.goodEnough, sharedPSNR - Self.tolerance)
+        let bound = Double((height + 3) / 4 * width * 3) * 255 * 255 / pow(10, needed / 10) * 1.001 + 1
+        var sampled: UInt64 = 0, sampledRows = 0, gaveUp = false
+        rows { rgb, y in
+            if y % 4 == 0 {
+                sampled &+= map.map(rgb: rgb, pixels: width, into: plane + y * width)
+                sampledRows += 1
+                if Double(sampled) > bound { gaveUp = true }
+            } else {
+                gaveUp = !map.mapIndicesDeferring(rgb: rgb, pixels: width, into: plane + y * width, at: y * width, limit: limit)
+            }
+            return !gaveUp
+        }
+        let psnr = SixelPaletteMap.psnr(squaredError: sampled, pixels: sampledRows * width)
+        guard !gaveUp, psnr >= Self.goodEnough || psnr >= sharedPSNR - Self.tolerance else {
+            map.discardDeferred()
+            return nil
+        }
+        map.resolveDeferred(into: plane)
         encoded += 1
-        if encoded == 1 && pixels >= Self.halvesPixels {
-            // Nothing is on screen yet: the first frame's bands in halves, on two threads. Later
-            // frames are prepared ahead of the display, where a second thread a frame only
-            // added CPU time (the medium benchmark video, 150 frames: 3.17 s against 2.93).
-            let helper = SixelBandWriter()
-            return writer.writeInPlace(indices: indices, width: width, height: height, palette: chosen, helper: helper)
-        }
-        return writer.writeInPlace(indices: indices, width: width, height: height, palette: chosen)
+        lastUsedSharedPalette = true
+        lastPSNR = psnr
+        lastPalette = shared.palette
+        return writer.writeInPlace(indices: plane, width: width, height: height, palette: shared.palette)
     }
 
     /// Forgets the shared palette (a different animation, or colours that no longer fit).

@@ -29,16 +29,25 @@ package final class SixelFramePreparer: FrameScaler {
     /// less, and the bytes held (most of the process's memory at --fill) are 18 % fewer.
     static func compressor() -> Zstd.Compressor { Zstd.Compressor(level: 5, hashLog: 16, chainLog: 15) }
 
-    /// The encoder, its compressor and the frame buffer it reads, reused from frame to frame:
-    /// the canvas is scaled into `pixels` and flattened there to RGB (by the scaling loop
-    /// itself, or in place after it) and encoded from it, so a frame costs no full-size
-    /// allocation but the compressed sixel the frame buffer keeps.
+    /// The encoder, its compressor and its buffers, reused from frame to frame. Where the
+    /// scaler makes rows one at a time (`AreaAverageScaler.scalesRows`: `--fill`'s bilinear
+    /// enlargements and mild reductions), frames the shared palette serves are scaled a row at
+    /// a time into `pixels` and each row mapped as it comes (`SixelEncoder.encodeRows`): no
+    /// RGB frame exists; the others (the first, a scene change) are scaled whole into pages
+    /// of their own for that frame (`ScratchPages`). Other scalers scale whole frames into
+    /// `pixels`, flattened there to RGB and encoded from it. A frame costs no full-size
+    /// allocation from malloc but the compressed sixel the frame buffer keeps.
     /// @unchecked Sendable: only ever used inside `state.withLock`, one thread at a time.
     private final class State: @unchecked Sendable {
         let encoder: SixelEncoder
         let compressor = SixelFramePreparer.compressor()
         var pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
         var capacity = 0
+        /// Row-by-row attempts that failed in a row, and frames left to scale whole before the
+        /// next attempt (1, 3, 7, then 15 after 1 to 4 failures): in a video whose frames keep
+        /// reaching new colours (dithered GIFs) rows rarely serve, and each failed attempt
+        /// scaled and mapped the frame for nothing (+15 % CPU on such a video without this).
+        var rowFailures = 0, wholeFrames = 0
         /// Frames prepared so far.
         var prepared = 0
         init(_ encoder: SixelEncoder) { self.encoder = encoder }
@@ -60,22 +69,47 @@ package final class SixelFramePreparer: FrameScaler {
         let w = max(1, size.width), h = max(1, size.height)
         let (payload, stored) = state.withLock { state -> ([UInt8], Bool) in
             let encoder = state.encoder
-            let buf = state.buffer(w * h * 4)
             let background = encoder.background, terminalColor = encoder.terminalColor
-            if let area = scaler as? AreaAverageScaler {
-                // Scaled straight to RGB: only rows with translucent pixels are flattened.
-                // The first frame's rows in halves on two threads, as its bands (`SixelEncoder`).
-                let halves = state.prepared == 0 && w * h >= SixelEncoder.halvesPixels
-                area.scale(canvas, width: w, height: h, intoRGB: buf, halves: halves) { rgba, y, rgb in
-                    OpaqueFrame.flatten(rgba, width: w, height: 1, firstRow: y, background: background,
-                                        terminalColor: terminalColor, into: rgb)
+            // Only rows with translucent pixels are flattened (the others are scaled to RGB).
+            let flatten: AreaAverageScaler.RowFlattener = { rgba, y, rgb in
+                OpaqueFrame.flatten(rgba, width: w, height: 1, firstRow: y, background: background,
+                                    terminalColor: terminalColor, into: rgb)
+            }
+            let sixel: UnsafeBufferPointer<UInt8>
+            if let area = scaler as? AreaAverageScaler, area.scalesRows(canvas, width: w, height: h) {
+                let row = state.buffer(w * 4)
+                let attempt = encoder.sharesPalette && state.wholeFrames == 0
+                if attempt, let rows = encoder.encodeRows(width: w, height: h, rows: { sink in
+                    area.scaleRows(canvas, width: w, height: h, rowBuffer: row, flatten: flatten, row: sink)
+                }) {
+                    sixel = rows
+                    state.rowFailures = 0
+                } else {
+                    if attempt {
+                        state.rowFailures += 1
+                        state.wholeFrames = (1 << min(4, state.rowFailures)) - 1
+                    } else if state.wholeFrames > 0 {
+                        state.wholeFrames -= 1
+                    }
+                    // The first frame's rows in halves on two threads, as its bands (`SixelEncoder`).
+                    let halves = state.prepared == 0 && w * h >= SixelEncoder.halvesPixels
+                    sixel = ScratchPages.with(bytes: w * h * 4) { raw in
+                        let buf = raw.bindMemory(to: UInt8.self, capacity: w * h * 4)
+                        area.scale(canvas, width: w, height: h, intoRGB: buf, halves: halves, flatten: flatten)
+                        return encoder.encodeInPlace(rgb: buf, width: w, height: h)
+                    }
                 }
             } else {
-                let frame = scaler.scale(canvas, index: index, to: RenderSize(width: w, height: h))
-                frame.pixels.withUnsafeBufferPointer { buf.update(from: $0.baseAddress!, count: w * h * 4) }
-                OpaqueFrame.flatten(buf, width: w, height: h, background: background, terminalColor: terminalColor, into: buf)
+                let buf = state.buffer(w * h * 4)
+                if let area = scaler as? AreaAverageScaler {
+                    area.scale(canvas, width: w, height: h, intoRGB: buf, flatten: flatten)
+                } else {
+                    let frame = scaler.scale(canvas, index: index, to: RenderSize(width: w, height: h))
+                    frame.pixels.withUnsafeBufferPointer { buf.update(from: $0.baseAddress!, count: w * h * 4) }
+                    OpaqueFrame.flatten(buf, width: w, height: h, background: background, terminalColor: terminalColor, into: buf)
+                }
+                sixel = encoder.encodeInPlace(rgb: buf, width: w, height: h)
             }
-            let sixel = encoder.encodeInPlace(rgb: buf, width: w, height: h)
             let first = state.prepared == 0
             state.prepared += 1
             guard let base = sixel.baseAddress, !sixel.isEmpty else { return ([], false) }

@@ -13,26 +13,42 @@ import AnimatedCore
 /// and drops such colours. Colours covering at least 1/200 of the frame are given entries of
 /// their own before the cut (up to half the registers), so even 16 registers keep them.
 ///
-/// One builder per thread: it owns its histogram (about 1 MB, reused between frames).
+/// One builder per thread. Its histogram (0.9 MB) lives only while a palette is built, on
+/// zeroed pages of its own (`ScratchPages`: only the bins' pages touched are resident):
+/// palettes are built for a few frames of an animation (3 of the 300 of the large benchmark
+/// video), and a histogram kept from frame to frame was 0.9 MB of the process's peak memory.
 final class SixelPaletteBuilder {
     private static let bins = 1 << 15
-    private let count: UnsafeMutablePointer<UInt32>
-    private let sums: UnsafeMutablePointer<UInt64>      // r, g, b per bin
+    private static let histogramBytes = bins * (3 * 8 + 4)
+    /// The histogram while `palette` runs (nil between palettes).
+    private var count: UnsafeMutablePointer<UInt32>!
+    private var sums: UnsafeMutablePointer<UInt64>!      // r, g, b per bin
     private var occupied: [Int32] = []
 
-    init() {
-        count = .allocate(capacity: Self.bins)
-        count.initialize(repeating: 0, count: Self.bins)
-        sums = .allocate(capacity: Self.bins * 3)
-        sums.initialize(repeating: 0, count: Self.bins * 3)
-    }
-
-    deinit { count.deallocate(); sums.deallocate() }
+    init() {}
 
     /// A palette (RGB triples) of at most `registers` entries for `pixels` RGB triples. With a
     /// `helper` (another builder), the histogram of the second half of the pixels is counted by
     /// it on a thread of its own meanwhile, then added in: the same palette (see `add`).
     func palette(rgb: UnsafePointer<UInt8>, pixels n: Int, registers: Int, helper: SixelPaletteBuilder? = nil) -> [UInt8] {
+        let bytes = Self.histogramBytes
+        return ScratchPages.with(bytes: helper == nil ? bytes : 2 * bytes) { raw in
+            attach(raw)
+            helper?.attach(raw + bytes)
+            defer { detach(); helper?.detach() }
+            return build(rgb: rgb, pixels: n, registers: registers, helper: helper)
+        }
+    }
+
+    private func attach(_ raw: UnsafeMutableRawPointer) {
+        sums = raw.bindMemory(to: UInt64.self, capacity: Self.bins * 3)
+        count = (raw + Self.bins * 3 * 8).bindMemory(to: UInt32.self, capacity: Self.bins)
+    }
+
+    private func detach() { count = nil; sums = nil; occupied = [] }
+
+    private func build(rgb: UnsafePointer<UInt8>, pixels n: Int, registers: Int, helper: SixelPaletteBuilder?) -> [UInt8] {
+        let count: UnsafeMutablePointer<UInt32> = count, sums: UnsafeMutablePointer<UInt64> = sums
         occupied.removeAll(keepingCapacity: true)
         if let helper, n >= 2 {
             let split = n / 2
@@ -100,6 +116,7 @@ final class SixelPaletteBuilder {
 
     /// Adds `pixels` RGB triples to the histogram; bins are listed in `occupied` as first met.
     private func tally(rgb: UnsafePointer<UInt8>, pixels n: Int) {
+        let count: UnsafeMutablePointer<UInt32> = count, sums: UnsafeMutablePointer<UInt64> = sums
         var s = rgb
         for _ in 0..<n {
             let r = Int(s[0]), g = Int(s[1]), b = Int(s[2])
@@ -116,13 +133,15 @@ final class SixelPaletteBuilder {
     /// counts and sums are integers, and its bins new here are listed after this one's in the
     /// order it met them, which is the order one pass over all the pixels would have met them.
     private func add(_ other: SixelPaletteBuilder) {
+        let count: UnsafeMutablePointer<UInt32> = count, sums: UnsafeMutablePointer<UInt64> = sums
+        let otherCount: UnsafeMutablePointer<UInt32> = other.count, otherSums: UnsafeMutablePointer<UInt64> = other.sums
         for bin32 in other.occupied {
             let bin = Int(bin32)
             if count[bin] == 0 { occupied.append(bin32) }
-            count[bin] &+= other.count[bin]
-            let p = sums + bin * 3, q = other.sums + bin * 3
+            count[bin] &+= otherCount[bin]
+            let p = sums + bin * 3, q = otherSums + bin * 3
             p[0] &+= q[0]; p[1] &+= q[1]; p[2] &+= q[2]
-            other.count[bin] = 0
+            otherCount[bin] = 0
             q.update(repeating: 0, count: 3)
         }
         other.occupied.removeAll(keepingCapacity: true)

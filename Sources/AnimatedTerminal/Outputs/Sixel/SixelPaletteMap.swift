@@ -21,34 +21,37 @@ import AnimatedCore
 ///   enlarged video misses tens of thousands of times, and searching all 256 entries each time
 ///   was most of that frame's mapping. The entry found is the same (nearest, lowest index on a
 ///   tie).
+/// Each kind's tables are made on the first palette of that kind: an animation whose palettes
+/// are all built never pays for the exact cache (0.3 MB), one of exact palettes never for the
+/// table and the candidates (up to 1.5 MB).
 /// One map per thread (it owns mutable table memory).
 final class SixelPaletteMap {
     private(set) var palette: [UInt8] = []
     private(set) var count = 0
     private(set) var exact = true
-    private let cacheKeys: UnsafeMutablePointer<UInt32>
-    private let cacheValues: UnsafeMutablePointer<UInt8>
+    private var cacheKeys: UnsafeMutablePointer<UInt32>?
+    private var cacheValues: UnsafeMutablePointer<UInt8>?
     private static let cacheBits = 16
     private static let cacheSize = 1 << cacheBits
-    private let table: UnsafeMutablePointer<UInt16>
+    private var table: UnsafeMutablePointer<UInt16>?
     private static let tableSize = 1 << 18
     private static let unfilled = UInt16.max
     /// The palette's channels apart, 256 entries (unused ones far away), for the SIMD search.
     private let channels: UnsafeMutablePointer<SIMD8<Int32>>
-    private let candidates = Candidates()
+    private var candidates: Candidates?
+    /// Pixels `mapIndicesDeferring` left for `resolveDeferred`: (position, colour as 0xRRGGBB).
+    private var pending = UnsafeMutablePointer<SIMD2<UInt32>>.allocate(capacity: 1)
+    private var pendingCount = 0, pendingCapacity = 1
 
     init() {
-        cacheKeys = .allocate(capacity: Self.cacheSize)
-        cacheValues = .allocate(capacity: Self.cacheSize)
-        cacheKeys.initialize(repeating: UInt32.max, count: Self.cacheSize)
-        cacheValues.initialize(repeating: 0, count: Self.cacheSize)
-        table = .allocate(capacity: Self.tableSize)
-        table.initialize(repeating: Self.unfilled, count: Self.tableSize)
         channels = .allocate(capacity: 3 * 32)
         channels.initialize(repeating: SIMD8(repeating: 1 << 12), count: 3 * 32)
     }
 
-    deinit { cacheKeys.deallocate(); cacheValues.deallocate(); table.deallocate(); channels.deallocate() }
+    deinit {
+        cacheKeys?.deallocate(); cacheValues?.deallocate(); table?.deallocate(); channels.deallocate()
+        pending.deallocate()
+    }
 
     /// Uses `palette` (count × RGB, 1 to 256 entries) from now on. `exact`: the palette holds
     /// every colour of the frames mapped to it (exact lookups), else it was built by reduction.
@@ -63,10 +66,24 @@ final class SixelPaletteMap {
             for c in 0..<3 { lanes[(c * 32 + i / 8) * 8 + i % 8] = i < count ? Int32(palette[i * 3 + c]) : 1 << 12 }
         }
         if exact {
-            cacheKeys.update(repeating: UInt32.max, count: Self.cacheSize)
+            if let cacheKeys {
+                cacheKeys.update(repeating: UInt32.max, count: Self.cacheSize)
+            } else {
+                let keys = UnsafeMutablePointer<UInt32>.allocate(capacity: Self.cacheSize)
+                keys.initialize(repeating: UInt32.max, count: Self.cacheSize)
+                let values = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.cacheSize)
+                values.initialize(repeating: 0, count: Self.cacheSize)
+                cacheKeys = keys; cacheValues = values
+            }
         } else {
-            table.update(repeating: Self.unfilled, count: Self.tableSize)
-            candidates.reset()
+            if let table {
+                table.update(repeating: Self.unfilled, count: Self.tableSize)
+            } else {
+                let table = UnsafeMutablePointer<UInt16>.allocate(capacity: Self.tableSize)
+                table.initialize(repeating: Self.unfilled, count: Self.tableSize)
+                self.table = table
+            }
+            if let candidates { candidates.reset() } else { candidates = Candidates() }
         }
     }
 
@@ -94,6 +111,69 @@ final class SixelPaletteMap {
         _ = map(rgb: rgb, pixels: n, into: d, measure: false)
     }
 
+    /// As `mapIndices`, but a built palette's table gets no new entry: a pixel whose slot is
+    /// still empty is left for `resolveDeferred` (as its position, `at` + its offset here, and
+    /// its colour), its index not written. Rows mapped so, then resolved, get the indices they
+    /// would get mapped after every row `map`ped meanwhile: a slot's entry is the nearest to
+    /// the first colour that filled it, so the order of first lookups decides. Exact palettes
+    /// (entries of the colour itself, order-free) are mapped at once. False when `limit` pixels
+    /// wait already (the caller gives up the frame: `discardDeferred`).
+    func mapIndicesDeferring(rgb: UnsafePointer<UInt8>, pixels n: Int, into d: UnsafeMutablePointer<UInt8>,
+                             at position: Int, limit: Int) -> Bool {
+        guard !exact, let table else { mapIndices(rgb: rgb, pixels: n, into: d); return true }
+        var s = rgb
+        var lastKey = UInt32.max, lastIndex: UInt8 = 0
+        for i in 0..<n {
+            let key = UInt32(s[0]) << 16 | UInt32(s[1]) << 8 | UInt32(s[2])
+            if key != lastKey {
+                let slot = Int(s[0] >> 2) << 12 | Int(s[1] >> 2) << 6 | Int(s[2] >> 2)
+                let index = table[slot]
+                if index == Self.unfilled {
+                    if pendingCount == limit { return false }
+                    if pendingCount == pendingCapacity {
+                        let bigger = UnsafeMutablePointer<SIMD2<UInt32>>.allocate(capacity: 2 * pendingCapacity)
+                        bigger.update(from: pending, count: pendingCount)
+                        pending.deallocate()
+                        pending = bigger; pendingCapacity *= 2
+                    }
+                    pending[pendingCount] = SIMD2(UInt32(truncatingIfNeeded: position &+ i), key)
+                    pendingCount &+= 1
+                    lastKey = UInt32.max
+                    s += 3
+                    continue
+                }
+                lastKey = key; lastIndex = UInt8(truncatingIfNeeded: index)
+            }
+            d[i] = lastIndex
+            s += 3
+        }
+        return true
+    }
+
+    /// Writes the indices `mapIndicesDeferring` left into `plane`, in the order they were left
+    /// (filling the table's slots as `mapIndices` would have then).
+    func resolveDeferred(into plane: UnsafeMutablePointer<UInt8>) {
+        defer { pendingCount = 0 }
+        guard pendingCount > 0, let table, let candidates else { return }
+        palette.withUnsafeBufferPointer { pal in
+            guard let p = pal.baseAddress else { return }
+            for k in 0..<pendingCount {
+                let (position, key) = (Int(pending[k].x), pending[k].y)
+                let r = UInt8(key >> 16), g = UInt8((key >> 8) & 0xFF), b = UInt8(key & 0xFF)
+                let slot = Int(r >> 2) << 12 | Int(g >> 2) << 6 | Int(b >> 2)
+                var index = Int(table[slot])
+                if index == Int(Self.unfilled) {
+                    index = nearestCandidate(r, g, b, in: p, candidates: candidates)
+                    table[slot] = UInt16(index)
+                }
+                plane[position] = UInt8(truncatingIfNeeded: index)
+            }
+        }
+    }
+
+    /// Forgets the pixels left by `mapIndicesDeferring` (the frame is mapped again whole).
+    func discardDeferred() { pendingCount = 0 }
+
     /// A pixel of the same colour as the one before it takes that one's index and error without
     /// a lookup (enlarged frames repeat each source pixel about twice along a row, and flat
     /// areas far more).
@@ -106,7 +186,7 @@ final class SixelPaletteMap {
             var s = rgb
             var lastKey = UInt32.max, lastIndex: UInt8 = 0, lastError: UInt64 = 0
             if exact {
-                let keys = cacheKeys, values = cacheValues
+                let keys = cacheKeys!, values = cacheValues!
                 for i in 0..<n {
                     let key = UInt32(s[0]) << 16 | UInt32(s[1]) << 8 | UInt32(s[2])
                     if key != lastKey {
@@ -126,14 +206,14 @@ final class SixelPaletteMap {
                     s += 3
                 }
             } else {
-                let table = table
+                let table = table!, candidates = candidates!
                 for i in 0..<n {
                     let key = UInt32(s[0]) << 16 | UInt32(s[1]) << 8 | UInt32(s[2])
                     if key != lastKey {
                         let slot = Int(s[0] >> 2) << 12 | Int(s[1] >> 2) << 6 | Int(s[2] >> 2)
                         var index = Int(table[slot])
                         if index == Int(Self.unfilled) {
-                            index = nearestCandidate(s[0], s[1], s[2], in: p)
+                            index = nearestCandidate(s[0], s[1], s[2], in: p, candidates: candidates)
                             table[slot] = UInt16(index)
                         }
                         lastKey = key; lastIndex = UInt8(index)
@@ -157,7 +237,8 @@ final class SixelPaletteMap {
 
     /// The nearest entry among the candidates of the colour's cell (lowest index on a tie).
     @inline(__always)
-    private func nearestCandidate(_ r: UInt8, _ g: UInt8, _ b: UInt8, in p: UnsafePointer<UInt8>) -> Int {
+    private func nearestCandidate(_ r: UInt8, _ g: UInt8, _ b: UInt8, in p: UnsafePointer<UInt8>,
+                                  candidates: Candidates) -> Int {
         let cell = Int(r >> 4) << 8 | Int(g >> 4) << 4 | Int(b >> 4)
         let list = candidates.list(cell) ?? candidates.build(cell, channels: channels, count: count)
         var best = 0, bestDistance = Int.max

@@ -14,7 +14,8 @@ For each row of Tests/Fixtures/hostile/manifest.tsv and regressions/regressions.
     as CPU time so that a busy machine does not fail it); rows marked heavy (legal content at the
     size limits: 128 MiB canvases whose frames really must be inflated and blended) get
     --heavy-cpu-limit (2 s), since their cost is the content's, and kernel page zeroing of three
-    128 MiB buffers alone takes 0.1 to 1.5 s of system time depending on the machine's load;
+    128 MiB buffers alone takes 0.1 to 1.5 s of system time depending on the machine's load
+    (a heavy row over its limit is measured once more and the lower figure kept);
   - peak RSS stays under --rss-limit-mb (default 512 MiB: the default decode budget,
     DecodeLimits.default.maxDecodedBytes).
 Prints one line per fixture that fails (all with -v) and closes with 'hostile: N passed, N failed'.
@@ -155,6 +156,15 @@ def main():
             elif code == 0 and lines:
                 problems.append(f"{len(lines)} lines on stderr after success")
             cpu_limit = args.heavy_cpu_limit if row.get("cost") == "heavy" else args.cpu_limit
+            if cpu > cpu_limit and row.get("cost") == "heavy" and code is not None:
+                # A heavy row's system time is mostly the kernel zeroing fresh pages, which on a
+                # virtual machine can double when the host backs them for the first time (a CI
+                # run measured 2.06 s for a row that takes 0.95-1.05 s on the same build): measure
+                # it once more and keep the lower figure. A real regression exceeds both.
+                again = run_measured(argv, args.timeout, preexec)
+                if again[0] is not None:
+                    print(f"note {name}: cpu {cpu:.2f} s over the limit, measured again: {again[2]:.2f} s")
+                    cpu = min(cpu, again[2])
             if cpu > cpu_limit:
                 problems.append(f"cpu {cpu:.2f} s > {cpu_limit:.2f} s")
             if rss / 1024 > args.rss_limit_mb:

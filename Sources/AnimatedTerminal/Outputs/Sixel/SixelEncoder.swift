@@ -116,7 +116,7 @@ package final class SixelEncoder {
                 sampled &+= map.map(rgb: rgb + 4 * k * width * 3, pixels: width, into: sample + k * width)
             }
             let psnr = SixelPaletteMap.psnr(squaredError: sampled, pixels: rows * width)
-            lastUsedSharedPalette = psnr >= Self.goodEnough || psnr >= sharedPSNR - Self.tolerance
+            lastUsedSharedPalette = sharedServes(psnr: psnr)
             if lastUsedSharedPalette {
                 // The sampled rows are mapped already: the other three of every four remain,
                 // without measuring (the sample's error stands for the frame's).
@@ -150,9 +150,9 @@ package final class SixelEncoder {
         let bytes: UnsafeBufferPointer<UInt8>
         if encoded == 1 && pixels >= Self.halvesPixels {
             // Nothing is on screen yet: the first frame's bands in halves, on two threads, from
-            // an index plane made for this frame only (`ScratchPages`). Later frames are prepared ahead of the
-            // display, where a second thread a frame only added CPU time (the medium benchmark
-            // video, 150 frames: 3.17 s against 2.93).
+            // an index plane made for this frame only (`ScratchPages`). Later frames are prepared
+            // ahead of the display, where a second thread a frame only added CPU time (the medium
+            // benchmark video, 150 frames: 3.17 s against 2.93).
             bytes = ScratchPages.with(bytes: pixels) { raw in
                 let indices = raw.bindMemory(to: UInt8.self, capacity: pixels)
                 error = map.map(rgb: rgb, pixels: pixels, into: indices)
@@ -170,13 +170,18 @@ package final class SixelEncoder {
         return bytes
     }
 
+    /// Whether the shared palette serves a frame whose sampled rows map to it at `psnr`.
+    private func sharedServes(psnr: Double) -> Bool {
+        psnr >= Self.goodEnough || psnr >= sharedPSNR - Self.tolerance
+    }
+
     /// True once a palette is shared: from then on `encodeRows` can encode frames it serves.
     package var sharesPalette: Bool { shared != nil }
 
     /// Encodes a frame handed over row by row, when the shared palette serves it: `rows` calls
     /// its argument with each RGB row (`width` pixels) top to bottom, each row valid during
-    /// the call, and stops when it returns false. Each row is mapped as it comes, so the frame's RGB never exists whole (2.4 MB
-    /// at 1200×675), only its index plane (0.8 MB). The bytes are those `encodeInPlace` writes
+    /// the call, and stops when it returns false. Each row is mapped as it comes, so the
+    /// frame's RGB never exists whole (2.4 MB at 1200×675), only its index plane (0.8 MB). The bytes are those `encodeInPlace` writes
     /// for the same frame: the sampled rows decide as there, and the other rows' lookups that
     /// would fill a slot of the table wait (`SixelPaletteMap.mapIndicesDeferring`) until every
     /// sampled row has been mapped, as there.
@@ -215,7 +220,7 @@ package final class SixelEncoder {
             return !gaveUp
         }
         let psnr = SixelPaletteMap.psnr(squaredError: sampled, pixels: sampledRows * width)
-        guard !gaveUp, psnr >= Self.goodEnough || psnr >= sharedPSNR - Self.tolerance else {
+        guard !gaveUp, sharedServes(psnr: psnr) else {
             map.discardDeferred()
             return nil
         }

@@ -248,7 +248,7 @@ struct Play: ParsableCommand {
         // kitty and iTerm2 enlarge images themselves (frames go at the canvas's own size).
         func layoutFor(_ info: AnimationInfo) -> (Int, Int, RenderSize) -> RenderLayout {
             layoutFunction(canvasWidth: info.width, canvasHeight: info.height, spareRow: plan.needsSpareRow && !fellBack,
-                           terminalScales: plan.terminalScales && !fellBack)
+                           terminalScales: plan.terminalScales && !fellBack, maxPicture: fellBack ? nil : plan.maxPicture)
         }
         // In a playlist a file that would loop forever plays once (--loop sets every file's count).
         func makePlayer(_ decoder: sending any AnimationDecoder, _ name: String, _ preparer: any FrameScaler,
@@ -453,7 +453,7 @@ struct Play: ParsableCommand {
         let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
         let info = decoder.info
         let layoutFor = layoutFunction(canvasWidth: info.width, canvasHeight: info.height,
-                                       terminalScales: plan.terminalScales)
+                                       terminalScales: plan.terminalScales, maxPicture: plan.maxPicture)
         let cellSettings = OutputPlan.CellSettings(mode: colorMode, dither: palette.dither, palette16: report.answeredPalette16)
         let symbols = symbolOptions.symbols
         let cells = { () -> (InlinePlayback.Drawing, any FrameScaler) in
@@ -564,7 +564,7 @@ struct Play: ParsableCommand {
         }
         let loop = GridLoop(players: players, fileCount: allNames.count, open: open, columns: columns, rows: rows,
                             screen: screen, signals: signals, output: output,
-                            showStatus: status, spareRow: plan.needsSpareRow, maxFPS: maxFps)
+                            showStatus: status, spareRow: plan.needsSpareRow, maxPicture: plan.maxPicture, maxFPS: maxFps)
         let end = loop.run()
         // The players now in the tiles replace the first ones (stopped by the loop when it
         // replaced them); all of them are reported.
@@ -597,9 +597,11 @@ struct Play: ParsableCommand {
     /// screen's last row (inline images leave the cursor below themselves: on the last row that
     /// would scroll); a box that already ends above it (status line shown) needs no spare row.
     /// `terminalScales`: the pixel output can have the terminal enlarge frames (not cells: a
-    /// fallback to cells passes half-block cells, which never scale).
+    /// fallback to cells passes half-block cells, which never scale). `maxPicture`: the largest
+    /// picture the pixel output shows (`OutputPlan.maxPicture`; not for cells either).
     private func layoutFunction(canvasWidth: Int, canvasHeight: Int, spareRow: Bool = false,
-                                terminalScales: Bool = false) -> (Int, Int, RenderSize) -> RenderLayout {
+                                terminalScales: Bool = false, maxPicture: RenderSize? = nil)
+        -> (Int, Int, RenderSize) -> RenderLayout {
         let requested = size.flatMap(parseWxH)
         let fit = fitMode, scale = scale
         return { rows, columns, cell in
@@ -607,9 +609,10 @@ struct Play: ParsableCommand {
             let onLastRow = animplay_window_size(1, &screenRows, &screenColumns) == 0 || rows >= Int(screenRows)
             let rows = max(1, rows - (spareRow && onLastRow ? 1 : 0)), columns = max(1, columns)
             let boxCols = min(columns, requested?.0 ?? columns), boxRows = min(rows, requested?.1 ?? rows)
+            let pixels = cell != RenderLayout.halfBlockCell
             var l = RenderLayout.compute(canvasWidth: canvasWidth, canvasHeight: canvasHeight,
                                          columns: boxCols, rows: boxRows, fit: fit, scale: scale, cell: cell,
-                                         terminalScales: terminalScales && cell != RenderLayout.halfBlockCell)
+                                         terminalScales: terminalScales && pixels, maxPixels: pixels ? maxPicture : nil)
             l.row += (rows - boxRows) / 2
             l.column += (columns - boxCols) / 2
             return l
@@ -671,7 +674,7 @@ struct Play: ParsableCommand {
             // Leave a line for the prompt that follows. A still is scaled here (printed once, it
             // has no placement for the terminal to stretch).
             layout = layoutFunction(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,
-                                    spareRow: plan.needsSpareRow)(Int(rows) - 1, Int(cols), plan.cell)
+                                    spareRow: plan.needsSpareRow, maxPicture: plan.maxPicture)(Int(rows) - 1, Int(cols), plan.cell)
         } else {
             let box = Self.previewBox(size: size)
             layout = RenderLayout.compute(canvasWidth: decoder.info.width, canvasHeight: decoder.info.height,

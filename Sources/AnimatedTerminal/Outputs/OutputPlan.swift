@@ -44,6 +44,13 @@ public enum OutputPlan: Sendable, Equatable {
         }
     }
 
+    /// The largest picture this output can show, in pixels (nil: the window is the limit):
+    /// the terminal's maximum sixel size for sixel. Layouts pass it to `RenderLayout.compute`.
+    package var maxPicture: RenderSize? {
+        if case .sixel(let t) = self { return t.maxSixelSize }
+        return nil
+    }
+
     /// Where this plan falls back to when the terminal refuses it (pixels → cells).
     public var isPixels: Bool { terminal != nil }
 
@@ -91,7 +98,8 @@ public enum OutputPlan: Sendable, Equatable {
         }
         let registers = max(2, min(256, report.colorRegisters ?? TerminalInfo.defaultRegisters))
         let info = TerminalInfo(cell: cell, reportedCell: reported, tmuxPassthrough: decision.tmux,
-                                colorRegisters: registers)
+                                colorRegisters: registers,
+                                maxSixelSize: report.sixelMaxSize.map { RenderSize(width: $0.width, height: $0.height) })
         switch decision.graphics {
         case .kitty: return (.kitty(info, kittyMedium), decision, lacking)
         case .sixel: return (.sixel(info), decision, lacking)

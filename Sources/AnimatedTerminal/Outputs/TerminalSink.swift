@@ -80,12 +80,15 @@ public struct TerminalInfo: Sendable, Equatable {
     public var tmuxPassthrough: Bool
     /// Sixel colour registers (XTSMGRAPHICS's answer, 2–256).
     public var colorRegisters: Int
+    /// The largest sixel image the terminal draws (XTSMGRAPHICS's answer; nil: no limit known).
+    /// xterm drops a larger image whole: sixel pictures are laid out within it.
+    public var maxSixelSize: RenderSize?
 
     /// Facts as the properties above say.
     public init(cell: RenderSize, reportedCell: RenderSize? = nil, tmuxPassthrough: Bool = false,
-                colorRegisters: Int = TerminalInfo.defaultRegisters) {
+                colorRegisters: Int = TerminalInfo.defaultRegisters, maxSixelSize: RenderSize? = nil) {
         self.cell = cell; self.reportedCell = reportedCell; self.tmuxPassthrough = tmuxPassthrough
-        self.colorRegisters = colorRegisters
+        self.colorRegisters = colorRegisters; self.maxSixelSize = maxSixelSize
     }
 
     /// Sixel colour registers assumed when the terminal does not answer XTSMGRAPHICS (xterm,

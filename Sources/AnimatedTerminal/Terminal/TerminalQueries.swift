@@ -19,6 +19,12 @@ package enum TerminalQueries {
     package static let xtversion: [UInt8] = Array("\u{1B}[>q".utf8)
     /// XTSMGRAPHICS: read the number of sixel colour registers.
     package static let colorRegisters: [UInt8] = Array("\u{1B}[?1;1;0S".utf8)
+    /// XTSMGRAPHICS: read the largest sixel image the terminal accepts, `width ; height` in
+    /// pixels (item 2, action 4). xterm drops a sixel image larger than this whole (its
+    /// `maxGraphicSize`, 1000x1000 by default, smaller than many windows). Not the current value
+    /// (action 1): xterm answers that with the window size capped at the maximum, other
+    /// terminals with their window, so it says nothing about what is refused.
+    package static let sixelMaxGeometry: [UInt8] = Array("\u{1B}[?2;4;0S".utf8)
     /// Cell size in pixels: `CSI 6 ; height ; width t`.
     package static let cellPixels: [UInt8] = Array("\u{1B}[16t".utf8)
     /// OSC 10 / OSC 11: default foreground / background.
@@ -76,7 +82,7 @@ package enum TerminalQueries {
             for i in 0..<16 { colors.append(paletteEntry(i)) }
         }
         let depth = colorQueries ? colorDepth : []
-        let graphics = (graphicsQueries ? [kittyGraphics, colorRegisters, cellPixels] : []) + extra
+        let graphics = (graphicsQueries ? [kittyGraphics, colorRegisters, sixelMaxGeometry, cellPixels] : []) + extra
         if insideTmux {
             let outer = graphics + colors + [xtversion, primaryDeviceAttributes]
             return colors + depth + [xtversion, primaryDeviceAttributes] + outer.map(tmuxPassthrough)

@@ -24,7 +24,9 @@ package struct TerminalReplyParser: Sendable {
         case kittyGraphics(id: UInt32?, message: String)
         /// XTVERSION: `DCS > | TEXT ST`.
         case version(String)
-        /// XTSMGRAPHICS: `CSI ? item ; status ; values… S`.
+        /// XTSMGRAPHICS: `CSI ? item ; status ; values… S` (item 1: colour registers, one value;
+        /// item 2: sixel geometry, width and height; status 0: success). Numbers above 2^30 are
+        /// read as 2^30.
         case graphicsAttribute(item: Int, status: Int, values: [Int])
         /// `CSI 6 ; height ; width t`: cell size in pixels.
         case cellPixels(width: Int, height: Int)
@@ -198,7 +200,10 @@ package struct TerminalReplyParser: Sendable {
         case UInt8(ascii: "c") where privateQ:
             return .primaryDeviceAttributes(numbers(body.dropFirst()))
         case UInt8(ascii: "S") where privateQ:
-            let n = numbers(body.dropFirst())
+            // Digits and `;` only: the values size frames, so `1000:5` or `-1` is not half-read.
+            let params = body.dropFirst()
+            guard params.allSatisfy({ $0 == UInt8(ascii: ";") || (0x30...0x39).contains($0) }) else { return .otherReply }
+            let n = numbers(params)
             guard n.count >= 2 else { return .otherReply }
             return .graphicsAttribute(item: n[0], status: n[1], values: Array(n.dropFirst(2)))
         case UInt8(ascii: "t") where !privateQ && !body.isEmpty:

@@ -73,6 +73,10 @@ package struct TerminalReport: Sendable, Equatable {
     package var version: String?
     /// XTSMGRAPHICS: number of sixel colour registers (when the terminal answered success).
     package var colorRegisters: Int?
+    /// XTSMGRAPHICS: the largest sixel image the terminal draws, in pixels (xterm's
+    /// `maxGraphicSize`; it drops larger images whole). nil: not answered, or not a size
+    /// (a zero, a missing or extra value, a failure status).
+    package var sixelMaxSize: PixelSize?
     /// Cell size in pixels from `CSI 16 t`.
     package var reportedCellPixels: PixelSize?
     /// The tty's window size in pixels from TIOCGWINSZ (nil when the kernel says 0).
@@ -163,6 +167,10 @@ package struct TerminalReport: Sendable, Equatable {
             if version == nil || insideTmux { version = v }
         case .graphicsAttribute(let item, let status, let values):
             if item == 1 && status == 0, let n = values.first { colorRegisters = n }
+            // The first answer wins (through tmux only the outer terminal is asked).
+            if item == 2 && status == 0 && values.count == 2 && values[0] > 0 && values[1] > 0 && sixelMaxSize == nil {
+                sixelMaxSize = PixelSize(width: values[0], height: values[1])
+            }
         case .cellPixels(let w, let h):
             if w > 0 && h > 0 { reportedCellPixels = PixelSize(width: w, height: h) }
         case .dynamicColor(let code, let c):
@@ -189,6 +197,7 @@ package struct TerminalReport: Sendable, Equatable {
             "kitty graphics: \(kittyGraphics)\(kittyReplies.isEmpty ? "" : " (" + kittyReplies.sorted { $0.key < $1.key }.map { "i=\($0.key): \($0.value)" }.joined(separator: ", ") + ")")",
             "sixel: \(sixel)",
             "colour registers: \(opt(colorRegisters))",
+            "sixel max size: \(opt(sixelMaxSize))",
             "version: \(opt(version))",
             "cell pixels: \(opt(cellPixelSize)) (CSI 16 t: \(opt(reportedCellPixels)), window pixels: \(opt(windowPixels)))",
             "background: \(opt(background))",

@@ -39,6 +39,9 @@ final class GridLoop {
     let output: any FrameOutput
     private var showStatus: Bool
     private let spareRow: Bool
+    /// The largest picture the output shows (`OutputPlan.maxPicture`): the grid's picture, the
+    /// whole box, keeps within it (xterm drops a larger sixel image whole).
+    private let maxPicture: RenderSize?
     private let maxFPS: Double
     private var picture: Canvas?
     private var pictureIndex = 0
@@ -54,15 +57,15 @@ final class GridLoop {
     private(set) var retired: [(Player, String)] = []
 
     /// `players`: one per tile, row-major, files 0..<players.count of `fileCount`; `spareRow`:
-    /// keep off the last row (inline images).
+    /// keep off the last row (inline images); `maxPicture`: the output's limit, if any.
     init(players: [(Player, String)], fileCount: Int, open: @escaping (Int) -> (Player, String)?,
          columns: Int, rows: Int, screen: NcursesScreen, signals: SignalPipe,
-         output: any FrameOutput, showStatus: Bool, spareRow: Bool, maxFPS: Double) {
+         output: any FrameOutput, showStatus: Bool, spareRow: Bool, maxPicture: RenderSize? = nil, maxFPS: Double) {
         tiles = players.enumerated().map { Tile(player: $0.element.0, name: $0.element.1, file: $0.offset) }
         self.fileCount = fileCount; next = players.count; self.open = open
         self.columns = columns; self.rows = rows
         self.screen = screen; self.signals = signals; self.output = output
-        self.showStatus = showStatus; self.spareRow = spareRow; self.maxFPS = maxFPS
+        self.showStatus = showStatus; self.spareRow = spareRow; self.maxPicture = maxPicture; self.maxFPS = maxFPS
         relayout()
     }
 
@@ -71,14 +74,26 @@ final class GridLoop {
 
     var hasFrame: Bool { output.hasFrame }
 
-    /// The box for the picture: the screen less the status line (and the spare row).
-    private var box: (rows: Int, columns: Int) {
-        (max(1, screen.rows - (showStatus ? 1 : 0) - (spareRow && !showStatus ? 1 : 0)), max(1, screen.columns))
+    /// The box for the picture: the screen less the status line (and the spare row), within
+    /// `maxPicture` (`pictureBox`).
+    private var box: (rows: Int, columns: Int, row: Int, column: Int) {
+        Self.pictureBox(rows: max(1, screen.rows - (showStatus ? 1 : 0) - (spareRow && !showStatus ? 1 : 0)),
+                        columns: max(1, screen.columns), cell: output.cell, maxPicture: maxPicture)
+    }
+
+    /// The grid's picture in a box of `rows` × `columns` cells: the whole box, or the most whole
+    /// cells whose pixels fit in `maxPicture` (at least one cell), centred in the box; `row`,
+    /// `column`: where it starts.
+    static func pictureBox(rows: Int, columns: Int, cell: RenderSize, maxPicture: RenderSize?)
+        -> (rows: Int, columns: Int, row: Int, column: Int) {
+        guard let m = maxPicture else { return (rows, columns, 0, 0) }
+        let r = min(rows, max(1, m.height / max(1, cell.height))), c = min(columns, max(1, m.width / max(1, cell.width)))
+        return (r, c, (rows - r) / 2, (columns - c) / 2)
     }
 
     /// Tile sizes and places for the current screen; players re-render at the new sizes.
     private func relayout() {
-        let (boxRows, boxColumns) = box
+        let (boxRows, boxColumns, _, _) = box
         let cell = output.cell
         for i in tiles.indices { place(i) }
         picture = Canvas(width: boxColumns * cell.width, height: boxRows * cell.height)
@@ -88,7 +103,7 @@ final class GridLoop {
     /// Tile i's animation fitted and centred in its share of the box.
     private func place(_ i: Int) {
         guard let player = tiles[i].player else { return }
-        let (boxRows, boxColumns) = box
+        let (boxRows, boxColumns, _, _) = box
         let cell = output.cell
         let tileRows = max(1, boxRows / rows), tileColumns = max(1, boxColumns / columns)
         let info = player.info
@@ -240,7 +255,8 @@ final class GridLoop {
         pictureIndex += 1
         let size = RenderSize(width: picture.width, height: picture.height)
         output.show(output.preparer.scale(picture, index: pictureIndex, to: size))
-        output.present(at: RenderLayout(size: size, row: 0, column: 0, cell: output.cell),
+        let at = box
+        output.present(at: RenderLayout(size: size, row: at.row, column: at.column, cell: output.cell),
                        status: showStatus ? statusLine() : nil)
     }
 

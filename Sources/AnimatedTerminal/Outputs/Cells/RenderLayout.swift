@@ -90,14 +90,27 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
     ///   CPU for scaling: a 1280×720 video shown at 1200×675 cost a third of animplay's CPU in
     ///   kitty when reduced here); whole factors stay replicated here (the terminal's filter
     ///   would blur pixel art), larger reductions are area averages here.
+    /// - `maxPixels`: the largest picture the terminal shows (xterm drops larger sixel images
+    ///   whole): the box is reduced to it first (`stretch`: with the box's aspect ratio), so
+    ///   every mode fits inside it, whole factors included; the picture stays centred in the
+    ///   whole box. A limit the box already fits in changes nothing.
     public static func compute(canvasWidth cw: Int, canvasHeight ch: Int, columns: Int, rows: Int,
                                fit: FitMode = .fit, scale: Int? = nil,
                                cell: RenderSize = RenderLayout.halfBlockCell, density: Int? = nil,
-                               terminalScales: Bool = false) -> RenderLayout {
+                               terminalScales: Bool = false, maxPixels: RenderSize? = nil) -> RenderLayout {
         let cols = max(1, columns), boxRows = max(1, rows)
         let cell = RenderSize(width: max(1, cell.width), height: max(1, cell.height))
-        let bw = cols * cell.width, bh = cell.height * boxRows
+        var bw = cols * cell.width, bh = cell.height * boxRows
         let cw = max(1, cw), ch = max(1, ch)
+        let limit = maxPixels.map { RenderSize(width: max(1, $0.width), height: max(1, $0.height)) }
+        if let m = limit, bw > m.width || bh > m.height {
+            if fit == .stretch {
+                let box = fitting(bw, bh, into: m.width, m.height)
+                bw = box.width; bh = box.height
+            } else {
+                bw = min(bw, m.width); bh = min(bh, m.height)
+            }
+        }
         let d = max(1, density ?? Self.density(cell: cell))
         var shown: RenderSize
         var factor: Int?
@@ -121,7 +134,8 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
         // from the canvas itself (kitty samples bilinearly on its GPU, so down to half size every
         // canvas pixel still counts). Larger reductions stay area averages here.
         let whole = shown.width % cw == 0 && shown.height % ch == 0 && shown.width / cw == shown.height / ch
-        if terminalScales && shown.width * 2 >= cw && shown.height * 2 >= ch && !whole {
+        let canvasFits = limit.map { cw <= $0.width && ch <= $0.height } ?? true
+        if terminalScales && shown.width * 2 >= cw && shown.height * 2 >= ch && !whole && canvasFits {
             size = RenderSize(width: cw, height: ch)
         }
         let l = RenderLayout(size: size, row: 0, column: 0, cell: cell, shown: shown)

@@ -1,8 +1,8 @@
 """A pseudo-terminal that answers terminal queries like a given real terminal.
 
 `run(args, profile)` starts the real binary on a pty and, as it writes, answers the queries a
-profile knows (DA1, XTVERSION, kitty graphics `a=q`, XTSMGRAPHICS, CSI 16 t, OSC 10/11/4),
-optionally byte by byte with pauses (`split`), with keys typed between the replies (`typed`),
+profile knows (DA1, XTVERSION, kitty graphics `a=q`, XTSMGRAPHICS registers and largest sixel,
+CSI 16 t, OSC 10/11/4), optionally byte by byte with pauses (`split`), with keys typed between the replies (`typed`),
 or late. After the program exits it reports what is left unread in the tty's input queue:
 replies the program should have consumed must not be there.
 """
@@ -29,6 +29,7 @@ XTERM_SIXEL = {
     'da1': b'\x1b[?63;1;2;4;6;9;15;22c',
     'xtversion': b'\x1bP>|XTerm(379)' + ST,
     'registers': b'\x1b[?1;0;256S',
+    'sixelmax': b'\x1b[?2;0;1000;1000S',     # maxGraphicSize, its default
     'cell': b'\x1b[6;17;9t',
     'bg': b'\x1b]11;rgb:ffff/ffff/ffff\x07',
     'fg': b'\x1b]10;rgb:0000/0000/0000\x07',
@@ -46,6 +47,7 @@ QUERIES = [  # (pattern in the program's output, profile key)
     (re.compile(rb'\x1b\[>0?q'), 'xtversion'),
     (re.compile(rb'\x1b_G[^\x1b]*a=q[^\x1b]*\x1b\\'), 'kitty'),
     (re.compile(rb'\x1b\[\?1;1;0S'), 'registers'),
+    (re.compile(rb'\x1b\[\?2;4;0S'), 'sixelmax'),
     (re.compile(rb'\x1b\[16t'), 'cell'),
     (re.compile(rb'\x1b\]11;\?'), 'bg'),
     (re.compile(rb'\x1b\]10;\?'), 'fg'),

@@ -24,7 +24,8 @@ def assert_clean(res):
     assert res.stty_before == res.stty_after, 'tty modes not restored'
     assert res.leftover == b'', f'unread input left behind: {res.leftover!r}'
     # Replies never reach the screen (no echo): only the queries themselves are output.
-    for marker in (b'rgb:', b'>|kitty', b'>|XTerm', b'>|tmux', b'i=31;OK', b'[?62;', b'[?63;', b'[?1;2c', b'[6;20;10t', b'[6;17;9t'):
+    for marker in (b'rgb:', b'>|kitty', b'>|XTerm', b'>|tmux', b'i=31;OK', b'[?62;', b'[?63;', b'[?1;2c', b'[6;20;10t', b'[6;17;9t',
+                   b'[?2;0;'):
         assert marker not in res.output, f'reply echoed: {marker!r}'
 
 
@@ -35,7 +36,7 @@ def test_kitty_like_terminal(split):
     f = facts(res)
     assert f['answered DA1'].startswith('true 62')
     assert f['kitty graphics'].startswith('true')
-    assert f['sixel'] == 'false'
+    assert f['sixel'] == 'false' and f['sixel max size'] == '-'
     assert f['version'] == 'kitty(0.26.5)'
     assert f['cell pixels'].startswith('10x20')
     assert f['background'] == '#202040'
@@ -50,6 +51,7 @@ def test_xterm_with_sixel():
     f = facts(res)
     assert res.status == 0
     assert f['sixel'] == 'true' and f['colour registers'] == '256'
+    assert f['sixel max size'] == '1000x1000'
     assert f['kitty graphics'] == 'false'
     assert f['version'] == 'XTerm(379)'
     # No pixels from the kernel: the cell size comes from CSI 16 t.

@@ -55,6 +55,7 @@ def test_real_xterm_with_sixel(display):
                   '-xrm', 'XTerm*numColorRegisters: 256', '-e'], display, 'xterm')
     assert f['answered DA1'].startswith('true')
     assert f['sixel'] == 'true' and f['colour registers'] == '256'
+    assert f['sixel max size'] == '1000x1000'            # maxGraphicSize, its default
     assert f['kitty graphics'] == 'false'
     assert f['version'].startswith('XTerm(')
     assert f['background'] == '#ffffff'

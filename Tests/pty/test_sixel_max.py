@@ -36,9 +36,11 @@ def run(args, profile=t.XTERM_SIXEL):
     return res
 
 
-@pytest.mark.parametrize('kind', ['animation', 'still'])
-def test_a_filled_picture_keeps_within_xterms_limit(kind):
-    res = run(['--fill', gif(kind + '.gif', (250, 0, 0), 2 if kind == 'animation' else 1)])
+@pytest.mark.parametrize('kind,extra', [('animation', []), ('still', []), ('animation', ['--inline']),
+                                        ('animation', ['--size', '190x55'])],
+                         ids=['animation', 'still', 'inline', 'size'])
+def test_a_filled_picture_keeps_within_xterms_limit(kind, extra):
+    res = run(['--fill'] + extra + [gif(kind + '.gif', (250, 0, 0), 2 if kind == 'animation' else 1)])
     s = sizes(res)
     # As large as the limit allows: 1000 wide, 1000 × 36/64 = 562.5 rounded.
     assert s and set(s) == {(1000, 563)}, s

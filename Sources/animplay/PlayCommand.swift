@@ -566,6 +566,7 @@ struct Play: ParsableCommand {
                             screen: screen, signals: signals, output: output,
                             showStatus: status, spareRow: plan.needsSpareRow, maxPicture: plan.maxPicture, maxFPS: maxFps)
         let end = loop.run()
+        let indent = loop.pictureColumn
         // The players now in the tiles replace the first ones (stopped by the loop when it
         // replaced them); all of them are reported.
         let reported = loop.retired + loop.players
@@ -574,7 +575,7 @@ struct Play: ParsableCommand {
         TerminalProbe.absorbLate(terminal.probe.late, seenSentinels: screen.sentinelsSeen)
         terminal.probe.late = nil
         screen.end()
-        if !clear && loop.hasFrame && end != .signal(SIGHUP) { output.printLast() }
+        if !clear && loop.hasFrame && end != .signal(SIGHUP) { output.printLast(indent: indent) }
         if end != .signal(SIGHUP) {
             for (player, name) in reported { reportWarnings(player.info, problems: player.frameProblems, file: name) }
         }

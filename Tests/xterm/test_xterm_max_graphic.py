@@ -14,7 +14,7 @@ from requires import requires  # noqa: E402
 
 pytestmark = requires('Xvfb', 'xterm', 'xdotool')
 
-RED, BLUE = (255, 0, 0), (0, 0, 255)
+RED, BLUE, MARK = (255, 0, 0), (0, 0, 255), (0, 255, 0)
 LIMIT = 1000            # xterm's default maxGraphicSize, both sides
 # 168 columns of Debian xterm's default 6-pixel font, at the root window's left edge: 1008
 # pixels of text (the 1024-pixel Xvfb screen shows all of it).
@@ -87,5 +87,11 @@ def test_the_grids_picture_is_shown_within_xterms_limit(display, tmp_path):
         assert abs(width(r) - width(b)) <= 1 and abs(height(r) - height(b)) <= 1, (r, b)
         x.keys('q')
         assert x.exit_status() == 0, x.errors()
+        # The last picture is printed at exit where it was (the same columns). A block printed
+        # after it shows that xterm has drawn everything before (it draws in order).
+        x.then("printf '\\033[48;2;0;255;0m        \\033[m\\n'")
+        shown(x, MARK, 8 * 10)
+        left = shown(x, RED, 200 * 100)
+        assert abs(left[0] - r[0]) <= 1 and abs(left[2] - r[2]) <= 1, (r, left)
     finally:
         x.close()

@@ -74,6 +74,10 @@ final class GridLoop {
 
     var hasFrame: Bool { output.hasFrame }
 
+    /// The picture's first column (0 unless `maxPicture` narrowed it): the last frame is
+    /// printed there at exit.
+    var pictureColumn: Int { box.column }
+
     /// The box for the picture: the screen less the status line (and the spare row), within
     /// `maxPicture` (`pictureBox`).
     private var box: (rows: Int, columns: Int, row: Int, column: Int) {

@@ -89,6 +89,16 @@ struct SourceOptions: ParsableArguments {
 
     private var isSheet: Bool { sprite != nil || atlas != nil }
 
+    /// The one regular file (by path) that `open` reads as it is, if that is what was given:
+    /// not a sheet, folder, sequence, URL, standard input or stream.
+    var plainFile: String? {
+        guard files.count == 1, !isSheet, !HTTPDownload.isURL(files[0]), InputSource.urlScheme(files[0]) == nil,
+              !InputSource.readsStandardInput(files[0]) else { return nil }
+        var st = stat()
+        guard stat(files[0], &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return files[0]
+    }
+
     func validate() throws {
         if givenFiles.isEmpty && isatty(0) != 0 {
             throw ValidationError("no image given: name a FILE, or pipe one into animplay (cat x.gif | animplay -)")

@@ -172,6 +172,11 @@ struct Play: ParsableCommand {
         // what it is waiting for and takes keys from the start (ConnectingLine).
         let line = frame == nil && source.files.count == 1 && HTTPDownload.isURL(source.files[0])
             ? ConnectingLine(url: source.files[0]) : nil
+        // A GIF file's frame 0 is decoded while the file is indexed, and then while the
+        // terminal is probed and the output chosen (an animation played in the alternate screen).
+        let early = frame == nil && !inline ? source.plainFile.map {
+            FirstFrameAhead.Early(path: $0, options: decodeOptions.decodeOptions)
+        } : nil
         let opened: OpenedInput
         do throws(CLIFailure) {
             var watch: (@Sendable (SpoolBuffer) -> Void)?
@@ -203,7 +208,7 @@ struct Play: ParsableCommand {
         } else {
             // Frame 0 is decoded while the terminal is probed and the output chosen (complete
             // data only: a growing source's first frame may not have arrived).
-            let first: any AnimationDecoder = decoder.info.provisional ? decoder : FirstFrameAhead(decoder)
+            let first: any AnimationDecoder = decoder.info.provisional ? decoder : FirstFrameAhead(decoder, early: early)
             try play(first, spool: spool, sourceNote: opened.sourceNote, afterFirstFrame: { revalidation?.proceed() },
                      typed: typed)
         }

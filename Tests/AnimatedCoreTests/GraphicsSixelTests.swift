@@ -362,6 +362,43 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
         }
     }
 
+    /// The median cut's sort: the order `sort(by:)` gives (stable) over a part of the array,
+    /// with many equal keys, -0 and 0, negative keys, and runs of every length up to 300.
+    @Test func theCutsSortIsTheStableSort() {
+        var x: UInt32 = 12345
+        func next() -> UInt32 { x ^= x << 13; x ^= x >> 17; x ^= x << 5; return x }
+        for n in [0, 1, 2, 3, 5, 17, 64, 299, 300] {
+            let keys: [Float] = (0..<400).map { _ in
+                let r = next()
+                switch r % 5 {
+                case 0: return Float(r % 7)                 // few distinct values: ties
+                case 1: return r % 2 == 0 ? -0.0 : 0.0
+                case 2: return -Float(r % 1000) / 7
+                default: return Float(r % 100_000) / 391
+                }
+            }
+            let start = Int(next() % 50)
+            var generator = Seeded(state: UInt64(n) + 1)
+            var order = (0..<Int32(400)).shuffled(using: &generator)
+            var expected = order
+            expected[start..<(start + n)].sort { keys[Int($0)] < keys[Int($1)] }
+            SixelPaletteBuilder.Box.stableSort(&order, start..<(start + n)) { keys[Int($0)] }
+            #expect(order == expected, "\(n) keys from \(start)")
+        }
+    }
+
+    /// A seeded generator for the shuffles above.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     @Test func largeAreasWeighMoreThanRareColours() {
         // Half the frame one red, a quarter one blue, the rest 1000 distinct greys in single
         // pixels: with 8 registers red and blue stay exact, the greys share the rest.

@@ -17,12 +17,28 @@ public final class Compositor {
     package private(set) var framesDecoded = 0
     private var saved: [UInt8] = []    // the rect under a dispose-previous frame, before it drew
 
-    /// A compositor with a transparent canvas of the animation's size.
+    /// A compositor with a transparent canvas of the animation's size; or, when the decoder
+    /// drew frame 0 ahead (`FirstFrameAhead`), with that canvas, frame 0 composited on it.
     public init(decoder: any AnimationDecoder) throws(AnimatedError) {
         self.decoder = decoder
         self.info = decoder.info
         guard info.frameCount > 0 else { throw .invalid("no frames") }
-        canvas = Canvas(width: info.width, height: info.height)
+        if let ahead = decoder as? FirstFrameAhead, let (drawn, error) = ahead.takeFrameZero(),
+           drawn.width == info.width && drawn.height == info.height {
+            // What `draw(0, disposingPrevious: false)` does on a transparent canvas, the blend
+            // done already: the area a dispose-previous frame 0 covers is saved transparent.
+            canvas = drawn
+            let f = info.frames[0]
+            if f.dispose == .previous {
+                let r = f.rect.clipped(toWidth: info.width, height: info.height)
+                saved = [UInt8](repeating: 0, count: r.width * r.height * 4)
+            }
+            if let error { problems[0] = error.description }
+            framesDecoded = 1
+            currentIndex = 0
+        } else {
+            canvas = Canvas(width: info.width, height: info.height)
+        }
     }
 
     /// Takes in frames the decoder indexed since (a growing source); frames already composited

@@ -184,12 +184,20 @@ package struct KittyFramePreparer: TerminalKeepsFrames {
 
     /// The frame kitty receives for `rgba`: RGB when every pixel is opaque, zlib-compressed
     /// unless `compress` is off. The animation's first frame, which the screen waits for with
-    /// nothing on it, is compressed in two halves at once when large (`Zlib.compressInHalves`);
+    /// nothing on it, is compressed in two halves at once when large (`Zlib.compressInHalves`,
+    /// or `compressOpaqueRGBInHalves`, which makes the RGB as it goes);
     /// later frames are prepared ahead of the display, where a second thread a frame only added
     /// threads and memory (large video: 28.2 → 30.8 MB peak).
     private func pack(_ rgba: UnsafeRawBufferPointer, index: Int, size: RenderSize) -> ScaledFrame {
         let deflate: (UnsafeRawBufferPointer) -> [UInt8] = index == 0
             ? { Zlib.compressInHalves($0, level: level) } : { Zlib.compress($0, level: level) }
+        // The first frame's RGB is made by the two compressing threads as they go (looked at
+        // first: they would give up only at a pixel that is not opaque, having deflated the
+        // pixels before it for nothing).
+        if index == 0 && compress && Self.allOpaque(rgba),
+           let packed = Zlib.compressOpaqueRGBInHalves(rgba, level: level) {
+            return ScaledFrame(index: index, size: size, pixels: [], payload: packed, channels: 3)
+        }
         if let rgb = Self.opaqueRGB(rgba) {
             let packed = compress ? rgb.withUnsafeBytes { deflate($0) } : rgb
             return ScaledFrame(index: index, size: size, pixels: [], payload: packed, channels: 3)
@@ -216,6 +224,17 @@ package struct KittyFramePreparer: TerminalKeepsFrames {
             count = opaque ? n * 3 : 0
         }
         return opaque ? rgb : nil
+    }
+
+    /// Whether every pixel of `rgba` is opaque (read 8 bytes at a time: 0.3 ms at 1280×720).
+    package static func allOpaque(_ rgba: UnsafeRawBufferPointer) -> Bool {
+        guard let base = rgba.baseAddress else { return true }
+        let n = rgba.count / 4 * 4
+        let alpha: UInt64 = 0xFF00_0000_FF00_0000
+        var all = UInt64.max, i = 0
+        while i + 8 <= n { all &= base.loadUnaligned(fromByteOffset: i, as: UInt64.self) | ~alpha; i += 8 }
+        let last: UInt8 = i < n ? base.load(fromByteOffset: i + 3, as: UInt8.self) : 255
+        return all == .max && last == 255
     }
 
     /// The frame goes to kitty with its alpha (kitty composites it): no `--bg` blending here.

@@ -36,16 +36,41 @@ package enum Zlib {
         let n = bytes.count
         guard n >= halvesThreshold, let base = bytes.baseAddress else { return compress(bytes, level: level) }
         let half = n / 2
+        return inHalves(length: n, firstLength: half, level: level) { room1, room2 in
+            (Part(input: UnsafeRawBufferPointer(start: base, count: half), output: room1),
+             Part(input: UnsafeRawBufferPointer(start: base + half, count: n - half), output: room2))
+        } ?? []
+    }
+
+    /// As `compressInHalves` of the RGB of `rgba` (4 bytes a pixel), without making the RGB:
+    /// each thread copies its half's pixels a few thousand at a time into a small buffer that
+    /// deflate reads. Nil if a pixel is not opaque (the caller then sends RGBA), or if the RGB
+    /// is smaller than `halvesThreshold`. The first frame of a 1280×720 video spent 3.6 ms
+    /// making its RGB (2.7 MB of new pages) on the producer thread before compressing it.
+    package static func compressOpaqueRGBInHalves(_ rgba: UnsafeRawBufferPointer, level: Int32) -> [UInt8]? {
+        let pixels = rgba.count / 4
+        guard pixels * 3 >= halvesThreshold, let base = rgba.baseAddress else { return nil }
+        let half = pixels / 2
+        return inHalves(length: pixels * 3, firstLength: half * 3, level: level) { room1, room2 in
+            (Part(input: UnsafeRawBufferPointer(start: base, count: half * 4), output: room1, fromRGBA: true),
+             Part(input: UnsafeRawBufferPointer(start: base + half * 4, count: (pixels - half) * 4), output: room2,
+                  fromRGBA: true))
+        }
+    }
+
+    /// One zlib stream of `length` bytes deflated by two parts at once (`parts` makes them
+    /// for their rooms), the first covering `firstLength` of them; nil if a part gave up.
+    private static func inHalves(length n: Int, firstLength half: Int, level: Int32,
+                                 parts: (UnsafeMutableRawBufferPointer, UnsafeMutableRawBufferPointer) -> (Part, Part)) -> [UInt8]? {
         // Room for each half: compressBound covers a whole zlib stream; a sync flush adds at
         // most 5 bytes (an empty stored block) and one byte of bits.
         let room1 = bound(half) + 8, room2 = bound(n - half) + 8
         let out = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 + room1 + room2 + 4, alignment: 16)
         defer { out.deallocate() }
-        let second = Part(input: UnsafeRawBufferPointer(start: base + half, count: n - half),
-                          output: UnsafeMutableRawBufferPointer(start: out.baseAddress! + 2 + room1, count: room2))
-        let first = Part(input: UnsafeRawBufferPointer(start: base, count: half),
-                         output: UnsafeMutableRawBufferPointer(start: out.baseAddress! + 2, count: room1))
+        let (first, second) = parts(UnsafeMutableRawBufferPointer(start: out.baseAddress! + 2, count: room1),
+                                    UnsafeMutableRawBufferPointer(start: out.baseAddress! + 2 + room1, count: room2))
         SideThread.run({ second.deflate(level: level, last: true) }, alongside: { first.deflate(level: level, last: false) })
+        guard first.complete && second.complete else { return nil }
         // The zlib header compress2 writes for this level (deflate's level flags), then the
         // second half's blocks moved up behind the first's, then the Adler-32 (big-endian).
         let flags: Int = level == 1 ? 0 : level >= 2 && level <= 5 ? 1 : level == 6 || level == -1 ? 2 : 3
@@ -66,11 +91,15 @@ package enum Zlib {
     private final class Part: @unchecked Sendable {
         let input: UnsafeRawBufferPointer
         let output: UnsafeMutableRawBufferPointer
+        /// The input is RGBA pixels, of which the RGB is deflated (all opaque, else it gives up).
+        let fromRGBA: Bool
         var length = 0
         var adler: uLong = 0
+        /// False when an RGBA part met a pixel that is not opaque (nothing usable then).
+        var complete = true
 
-        init(input: UnsafeRawBufferPointer, output: UnsafeMutableRawBufferPointer) {
-            self.input = input; self.output = output
+        init(input: UnsafeRawBufferPointer, output: UnsafeMutableRawBufferPointer, fromRGBA: Bool = false) {
+            self.input = input; self.output = output; self.fromRGBA = fromRGBA
         }
 
         /// Raw deflate blocks of `input` (no zlib header or trailer): `last` ends with the
@@ -81,15 +110,43 @@ package enum Zlib {
             precondition(rc == Z_OK, "zlib deflateInit2 failed (\(rc))")
             defer { deflateEnd(&s) }
             let start = input.baseAddress!.assumingMemoryBound(to: Bytef.self)
-            s.next_in = UnsafeMutablePointer(mutating: start)
-            s.avail_in = uInt(input.count)
             s.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
             s.avail_out = uInt(output.count)
-            let r = CZlib.deflate(&s, last ? Z_FINISH : Z_SYNC_FLUSH)
-            precondition((last ? r == Z_STREAM_END : r == Z_OK) && s.avail_in == 0 && s.avail_out > 0,
-                         "zlib deflate did not finish (\(r))")
+            let end = last ? Z_FINISH : Z_SYNC_FLUSH
+            if fromRGBA {
+                // 8192 pixels (24 KB of RGB) at a time: the buffer stays in cache for deflate.
+                let chunk = 8192
+                let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: chunk * 3)
+                defer { rgb.deallocate() }
+                var src = start, left = input.count / 4
+                adler = CZlib.adler32(0, nil, 0)
+                while left > 0 {
+                    let n = min(left, chunk)
+                    var alpha: UInt8 = 255
+                    for i in 0..<n {
+                        let p = src + 4 * i, o = rgb + 3 * i
+                        o[0] = p[0]; o[1] = p[1]; o[2] = p[2]
+                        alpha &= p[3]
+                    }
+                    guard alpha == 255 else { complete = false; return }
+                    adler = CZlib.adler32(adler, rgb, uInt(3 * n))
+                    src += 4 * n
+                    left -= n
+                    s.next_in = rgb
+                    s.avail_in = uInt(3 * n)
+                    let r = CZlib.deflate(&s, left > 0 ? Z_NO_FLUSH : end)
+                    precondition((left > 0 || !last ? r == Z_OK : r == Z_STREAM_END) && s.avail_in == 0 && s.avail_out > 0,
+                                 "zlib deflate did not finish (\(r))")
+                }
+            } else {
+                s.next_in = UnsafeMutablePointer(mutating: start)
+                s.avail_in = uInt(input.count)
+                let r = CZlib.deflate(&s, end)
+                precondition((last ? r == Z_STREAM_END : r == Z_OK) && s.avail_in == 0 && s.avail_out > 0,
+                             "zlib deflate did not finish (\(r))")
+                adler = CZlib.adler32(1, start, uInt(input.count))
+            }
             length = output.count - Int(s.avail_out)
-            adler = CZlib.adler32(1, start, uInt(input.count))
         }
     }
 

@@ -174,7 +174,7 @@ final class SixelPaletteBuilder {
         /// Splits at the weighted median of the widest channel.
         func split(_ order: inout [Int32], _ colour: [SIMD3<Float>], _ weight: [Float]) -> (Box, Box) {
             let a = axis
-            order[start..<end].sort { colour[Int($0)][a] < colour[Int($1)][a] }
+            Self.stableSort(&order, start..<end) { colour[Int($0)][a] }
             var total: Float = 0
             for i in start..<end { total += weight[Int(order[i])] }
             var run: Float = 0, cut = start + 1
@@ -186,6 +186,29 @@ final class SixelPaletteBuilder {
             var lo = Box(start: start, end: cut), hi = Box(start: cut, end: end)
             lo.measure(order, colour, weight); hi.measure(order, colour, weight)
             return (lo, hi)
+        }
+
+        /// Sorts `order[range]` by `key`, equal keys keeping their order: the one order a
+        /// stable sort gives (`sort(by:)` with `<` on the keys, which is what the cut used),
+        /// found by sorting 64-bit integers, each a key's bits in the order of the floats
+        /// above its position in the range (all distinct). The closure sort was most of the
+        /// first palette's median cut (about 2 ms at 1200×675). Keys are not NaN.
+        static func stableSort(_ order: inout [Int32], _ range: Range<Int>, key: (Int32) -> Float) {
+            let n = range.count
+            guard n > 1 else { return }
+            var packed = [UInt64](unsafeUninitializedCapacity: n) { buf, count in
+                for i in 0..<n {
+                    // + 0 makes -0 into 0 (they compare equal); the sign flip orders the bits
+                    // of negative floats below those of positive ones, each the right way.
+                    let bits = (key(order[range.lowerBound + i]) + 0).bitPattern
+                    let ordered = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
+                    buf[i] = UInt64(ordered) << 32 | UInt64(i)
+                }
+                count = n
+            }
+            packed.sort()
+            let was = Array(order[range])
+            for i in 0..<n { order[range.lowerBound + i] = was[Int(packed[i] & 0xFFFF_FFFF)] }
         }
     }
 }

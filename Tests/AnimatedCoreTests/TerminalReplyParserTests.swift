@@ -22,16 +22,8 @@ import Testing
         return r
     }
 
-    /// Feeds `bytes` cut into pieces of `size` bytes; returns every event plus the finish.
     func parse(_ bytes: [UInt8], pieces size: Int) -> [Event] {
-        var p = TerminalReplyParser()
-        var events: [Event] = []
-        var i = 0
-        while i < bytes.count {
-            events += p.feed(bytes[i..<min(bytes.count, i + size)])
-            i += size
-        }
-        return events + p.finish()
+        TerminalReplyParser.events(of: bytes, pieces: size)
     }
 
     @Test(arguments: [1, 2, 3, 7, 1000])

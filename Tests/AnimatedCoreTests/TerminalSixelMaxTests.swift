@@ -8,14 +8,7 @@ import Testing
     typealias Event = TerminalReplyParser.Event
 
     func report(_ bytes: [UInt8], pieces size: Int = 1000) -> (TerminalReport, [Event]) {
-        var p = TerminalReplyParser()
-        var events: [Event] = []
-        var i = 0
-        while i < bytes.count {
-            events += p.feed(bytes[i..<min(bytes.count, i + size)])
-            i += size
-        }
-        events += p.finish()
+        let events = TerminalReplyParser.events(of: bytes, pieces: size)
         var r = TerminalReport()
         for e in events { r.apply(e) }
         return (r, events)

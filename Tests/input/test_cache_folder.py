@@ -1,7 +1,7 @@
 """The cache folder against other users and interrupted runs: planted links and permissions,
 partial files of killed or interrupted stores, a lock held by a stopped process, and the
 listing and removal of entries (`cache info`, `cache remove`). Each test has its own cache."""
-import glob, os, shutil, signal, stat, subprocess, tempfile, time
+import glob, os, shutil, signal, stat, subprocess, sys, tempfile, time
 import pytest
 import ptyharness as h
 from gifwriter import write_gif
@@ -142,7 +142,14 @@ def test_a_store_interrupted_by_a_signal_leaves_no_part(server, env, root, sig):
     # A 64 MB body takes a while to be written and fsynced: the signal comes while its
     # partial file exists (watched for in a tight loop).
     url = server.url('/f/huge.gif')
-    p = subprocess.Popen([h.binary(), 'info', url], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # The signals' default actions, whatever this runner inherited: under `nohup` SIGHUP comes
+    # ignored (a shell's background job: SIGINT), and animplay rightly leaves an ignored signal
+    # ignored (the store then finishes).
+    restore = ('import os, signal, sys\n'
+               'for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP): signal.signal(s, signal.SIG_DFL)\n'
+               'os.execv(sys.argv[1], sys.argv[1:])')
+    p = subprocess.Popen([sys.executable, '-c', restore, h.binary(), 'info', url], env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     parts = []
     while not parts and p.poll() is None and time.monotonic() < deadline:

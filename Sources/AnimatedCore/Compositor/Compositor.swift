@@ -18,12 +18,13 @@ public final class Compositor {
     private var saved: [UInt8] = []    // the rect under a dispose-previous frame, before it drew
 
     /// A compositor with a transparent canvas of the animation's size; or, when the decoder
-    /// drew frame 0 ahead (`FirstFrameAhead`), with that canvas, frame 0 composited on it.
+    /// drew frame 0 ahead (`FrameZeroAhead`, e.g. `FirstFrameAhead`), with that canvas, frame 0
+    /// composited on it.
     public init(decoder: any AnimationDecoder) throws(AnimatedError) {
         self.decoder = decoder
         self.info = decoder.info
         guard info.frameCount > 0 else { throw .invalid("no frames") }
-        if let ahead = decoder as? FirstFrameAhead, let (drawn, error) = ahead.takeFrameZero(),
+        if let ahead = decoder as? any FrameZeroAhead, let (drawn, error) = ahead.takeFrameZero(),
            drawn.width == info.width && drawn.height == info.height {
             // What `draw(0, disposingPrevious: false)` does on a transparent canvas, the blend
             // done already: the area a dispose-previous frame 0 covers is saved transparent.

@@ -17,7 +17,7 @@
 /// A GIF file's frame 0 can start even before the caller has its decoder (`Early`): a decoder
 /// of its own that indexes frame 0 alone, on the side thread, while the caller's indexes them
 /// all (5–7 ms for the 10 MB, 300-frame benchmark video).
-package final class FirstFrameAhead: AnimationDecoder {
+package final class FirstFrameAhead: AnimationDecoder, FrameZeroAhead {
     package let info: AnimationInfo
     private let decoder: any AnimationDecoder
     private var ahead: Ahead?
@@ -52,9 +52,9 @@ package final class FirstFrameAhead: AnimationDecoder {
             thread = try? ProducerThread(what: "first frame") {
                 do throws(AnimatedError) {
                     let source = try ByteSource(path: path)
-                    let head = try source.bytes(at: 0, length: 3)
-                    guard head.elementsEqual("GIF".utf8) else { return }
-                    let decoder = try GIFDecoder(source: source, options: options)
+                    let gif = GIFCoder()
+                    guard gif.canDecode(head: try source.bytes(at: 0, length: CoderRegistry.headLength)) else { return }
+                    let decoder = try gif.open(source, options: options)
                     let info = decoder.info
                     guard info.frameCount > 0, info.width > 0, info.height > 0 else { return }
                     ahead.rect = info.frames[0].rect

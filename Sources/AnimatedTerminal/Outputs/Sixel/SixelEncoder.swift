@@ -181,10 +181,10 @@ package final class SixelEncoder {
     /// Encodes a frame handed over row by row, when the shared palette serves it: `rows` calls
     /// its argument with each RGB row (`width` pixels) top to bottom, each row valid during
     /// the call, and stops when it returns false. Each row is mapped as it comes, so the
-    /// frame's RGB never exists whole (2.4 MB at 1200×675), only its index plane (0.8 MB). The bytes are those `encodeInPlace` writes
-    /// for the same frame: the sampled rows decide as there, and the other rows' lookups that
-    /// would fill a slot of the table wait (`SixelPaletteMap.mapIndicesDeferring`) until every
-    /// sampled row has been mapped, as there.
+    /// frame's RGB never exists whole (2.4 MB at 1200×675), only its index plane (0.8 MB). The
+    /// bytes are those `encodeInPlace` writes for the same frame: the sampled rows decide as
+    /// there, and the other rows' lookups that would fill a slot of the table wait
+    /// (`SixelPaletteMap.mapIndicesDeferring`) until every sampled row has been mapped, as there.
     ///
     /// Nil, with nothing encoded, when no palette is shared yet, when the shared one does not
     /// serve this frame (a new one needs the whole frame's colours), or when more than an

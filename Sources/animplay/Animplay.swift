@@ -37,6 +37,7 @@ struct Animplay: ParsableCommand {
             print(CompletionScripts.script(for: shell), terminator: "")
             return
         }
+        EarlyFirstFrame.start(arguments)
         main(nil)
     }
 

@@ -116,6 +116,11 @@ struct Play: ParsableCommand {
     }
 
     private func playSource() throws(CLIFailure) {
+        // A GIF file's frame 0 is decoded while the file is indexed, and then while the
+        // terminal is probed and the output chosen (an animation played in the alternate
+        // screen); it may have started before the arguments were parsed (EarlyFirstFrame).
+        let earlyFile = frame == nil && !inline && grid == nil ? source.plainFile : nil
+        var early = EarlyFirstFrame.take(for: earlyFile)
         if frame == nil && source.files.count == 1 && InputSource.readsStandardInput(source.files[0]) {
             let tty = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NOCTTY)
             guard tty >= 0 else {
@@ -172,11 +177,7 @@ struct Play: ParsableCommand {
         // what it is waiting for and takes keys from the start (ConnectingLine).
         let line = frame == nil && source.files.count == 1 && HTTPDownload.isURL(source.files[0])
             ? ConnectingLine(url: source.files[0]) : nil
-        // A GIF file's frame 0 is decoded while the file is indexed, and then while the
-        // terminal is probed and the output chosen (an animation played in the alternate screen).
-        let early = frame == nil && !inline ? source.plainFile.map {
-            FirstFrameAhead.Early(path: $0, options: decodeOptions.decodeOptions)
-        } : nil
+        if early == nil, let earlyFile { early = FirstFrameAhead.Early(path: earlyFile, options: decodeOptions.decodeOptions) }
         let opened: OpenedInput
         do throws(CLIFailure) {
             var watch: (@Sendable (SpoolBuffer) -> Void)?

@@ -38,8 +38,10 @@ package final class FirstFrameAhead: AnimationDecoder, FrameZeroAhead {
     /// to `FirstFrameAhead.init(_:early:)`, which keeps it if that decoder is a GIF decoder of
     /// the same canvas and frame 0 (the same file), and otherwise decodes frame 0 itself. For
     /// a regular file only (reading a stream would take its bytes). Dropped, it waits for its
-    /// thread.
-    package final class Early {
+    /// thread. @unchecked Sendable: it may be made on one thread and used on another (the CLI
+    /// starts one before parsing its arguments and hands it over through a lock), but by one
+    /// at a time: `thread` is touched only by its holder, `ahead` as `Ahead` says.
+    package final class Early: @unchecked Sendable {
         fileprivate var thread: ProducerThread?
         fileprivate let ahead = Ahead()
 

@@ -37,7 +37,7 @@ struct Animplay: ParsableCommand {
             print(CompletionScripts.script(for: shell), terminator: "")
             return
         }
-        EarlyFirstFrame.start(arguments)
+        EarlyStart.start(arguments)
         main(nil)
     }
 

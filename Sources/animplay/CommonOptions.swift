@@ -188,6 +188,22 @@ struct SourceOptions: ParsableArguments {
         StandardError.write("animplay: \(displayName): \(line)\n")
     }
 
+    /// The decoder opened before the arguments were parsed (`EarlyStart`), as `open` would give
+    /// it; nil when `open` would open otherwise (another file, not a plain file, options other
+    /// than `ahead`'s: retimed, other limits), and the caller opens as usual. Refusals and
+    /// errors are `open`'s.
+    func openAhead(_ decode: DecodeOptionGroup, _ ahead: DecoderAhead) throws(CLIFailure) -> OpenedInput? {
+        guard let file = plainFile, file == ahead.path else { return nil }
+        try refuseSheetOnlyOptions(file)
+        let options = try retimed(decode.decodeOptions, decode)
+        guard options.limits == ahead.options.limits, options.timing == ahead.options.timing,
+              options.coders === ahead.options.coders, options.scaleDownStills == ahead.options.scaleDownStills,
+              options.scaledStillMaxPixels == ahead.options.scaledStillMaxPixels else { return nil }
+        do throws(AnimatedError) { return OpenedInput(try ahead.decoder()) } catch {
+            throw CLIFailure(file: file, error: error)
+        }
+    }
+
     /// Opens the source as a decoder; with `progressive`, a stream may still be arriving (its
     /// spool is returned), and a cached copy may be revalidated in the background.
     func open(_ decode: DecodeOptionGroup, progressive: Bool, watch: (@Sendable (SpoolBuffer) -> Void)? = nil) throws(CLIFailure) -> OpenedInput {

@@ -118,9 +118,10 @@ struct Play: ParsableCommand {
     private func playSource() throws(CLIFailure) {
         // A GIF file's frame 0 is decoded while the file is indexed, and then while the
         // terminal is probed and the output chosen (an animation played in the alternate
-        // screen); it may have started before the arguments were parsed (EarlyFirstFrame).
+        // screen); both may have started before the arguments were parsed (EarlyStart).
         let earlyFile = frame == nil && !inline && grid == nil ? source.plainFile : nil
-        var early = EarlyFirstFrame.take(for: earlyFile)
+        var guess = EarlyStart.take(for: earlyFile)
+        var early = guess?.frameZero
         if frame == nil && source.files.count == 1 && InputSource.readsStandardInput(source.files[0]) {
             let tty = open("/dev/tty", O_RDONLY | O_CLOEXEC | O_NOCTTY)
             guard tty >= 0 else {
@@ -182,7 +183,12 @@ struct Play: ParsableCommand {
         do throws(CLIFailure) {
             var watch: (@Sendable (SpoolBuffer) -> Void)?
             if let line { watch = { line.watch($0) } }
-            opened = try source.open(decodeOptions, progressive: frame == nil, watch: watch)
+            if let ahead = guess?.decoder, let openedAhead = try source.openAhead(decodeOptions, ahead) {
+                opened = openedAhead
+            } else {
+                opened = try source.open(decodeOptions, progressive: frame == nil, watch: watch)
+            }
+            guess = nil
         } catch {
             _ = line?.stop()
             throw error

@@ -4,34 +4,47 @@ import Synchronization
 import Glibc
 #endif
 
-/// Frame 0 of the file animplay was most likely asked to play, decoded on a thread of its own
-/// from before the arguments are parsed. A cold start spends 5–7 ms parsing them
-/// (ArgumentParser's reflection, and the runtime's first protocol-conformance lookups, each a
-/// scan of every conformance in the binary), as long as decoding a 1280×720 GIF frame takes,
-/// and the first image waited for the two in turn.
+/// What starts before the arguments are parsed, for the file animplay was most likely asked to
+/// play: its decoder opened (`DecoderAhead`: the format sniffed, every frame indexed) on one
+/// thread and its frame 0 decoded (`FirstFrameAhead.Early`, GIF) on another. A cold start
+/// spends 5–7 ms parsing the arguments (ArgumentParser's reflection, and the runtime's first
+/// protocol-conformance lookups, each a scan of every conformance in the binary), as long as
+/// opening the 10 MB benchmark GIF or decoding one of its 1280×720 frames takes, and the first
+/// image waited for the three in turn.
 ///
 /// A guess from the raw arguments: no subcommand named first but `play`, exactly one argument
 /// that names a regular file, and none of the options under which `play` would not take it
 /// (`--inline`, `--frame`, `--grid`, a sheet's `--sprite` or `--atlas`, help, version,
 /// completion scripts) or that set decoding limits (`--max-…`: what a file may cost is then
-/// the user's to say, and the guess decodes under the default limits). `Play` takes the guess
+/// the user's to say, and the guess opens it under the default limits). `Play` takes the guess
 /// when the parsed options name that same file for an animation played in the alternate
-/// screen (`take(for:)`); any other run drops it (waiting for its thread). Only the file is
-/// read: nothing reaches the terminal before the arguments are known.
-enum EarlyFirstFrame {
-    /// The guessed path and its frame 0 (nil when there was no guess, or once taken).
-    private static let guess = Mutex<(path: String, early: FirstFrameAhead.Early)?>(nil)
+/// screen (`take(for:)`), and uses its decoder when the options it would open the file with
+/// are the guess's (`SourceOptions.openAhead`: no retiming); any other run drops it (waiting
+/// for its threads). Only the file is read: nothing reaches the terminal before the arguments
+/// are known.
+enum EarlyStart {
+    /// The guessed file, opened and its frame 0 decoding.
+    struct Guess: Sendable {
+        let path: String
+        let decoder: DecoderAhead
+        let frameZero: FirstFrameAhead.Early
+    }
+
+    /// The guess (nil when there was none, or once taken).
+    private static let guess = Mutex<Guess?>(nil)
 
     /// Options after which the guess would be dropped or must not be made.
     private static let refusing: [String] = ["--inline", "--frame", "--grid", "--sprite", "--atlas", "--max-",
                                              "-h", "--help", "--version", "--generate-completion-script"]
 
-    /// Starts decoding the guessed file's frame 0, if `arguments` (without the program's name)
-    /// allow a guess.
+    /// Starts opening the guessed file and decoding its frame 0, if `arguments` (without the
+    /// program's name) allow a guess.
     static func start(_ arguments: [String]) {
         guard let path = guessedFile(arguments) else { return }
-        let early = FirstFrameAhead.Early(path: path, options: DecodeOptions())
-        guess.withLock { $0 = (path, early) }
+        let options = DecodeOptions()
+        let started = Guess(path: path, decoder: DecoderAhead(path: path, options: options),
+                            frameZero: FirstFrameAhead.Early(path: path, options: options))
+        guess.withLock { $0 = started }
     }
 
     /// The one regular file `arguments` name, if they allow a guess (see the type's doc).
@@ -57,13 +70,13 @@ enum EarlyFirstFrame {
         return files.count == 1 ? files[0] : nil
     }
 
-    /// The guessed frame 0 if it is of `path`; any other guess is dropped (nil: drop it).
-    static func take(for path: String?) -> FirstFrameAhead.Early? {
-        let taken = guess.withLock { g -> (path: String, early: FirstFrameAhead.Early)? in
+    /// The guess if it is of `path`; any other guess is dropped (nil: drop it).
+    static func take(for path: String?) -> Guess? {
+        let taken = guess.withLock { g -> Guess? in
             defer { g = nil }
             return g
         }
         guard let taken, taken.path == path else { return nil }
-        return taken.early
+        return taken
     }
 }

@@ -196,9 +196,7 @@ struct SourceOptions: ParsableArguments {
         guard let file = plainFile, file == ahead.path else { return nil }
         try refuseSheetOnlyOptions(file)
         let options = try retimed(decode.decodeOptions, decode)
-        guard options.limits == ahead.options.limits, options.timing == ahead.options.timing,
-              options.coders === ahead.options.coders, options.scaleDownStills == ahead.options.scaleDownStills,
-              options.scaledStillMaxPixels == ahead.options.scaledStillMaxPixels else { return nil }
+        guard options.opensAlike(ahead.options) else { return nil }
         do throws(AnimatedError) { return OpenedInput(try ahead.decoder()) } catch {
             throw CLIFailure(file: file, error: error)
         }

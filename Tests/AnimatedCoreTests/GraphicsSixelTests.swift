@@ -378,24 +378,12 @@ func solidFrame(_ w: Int, _ h: Int, _ rgba: (UInt8, UInt8, UInt8, UInt8), index:
                 }
             }
             let start = Int(next() % 50)
-            var generator = Seeded(state: UInt64(n) + 1)
+            var generator = SplitMix(state: UInt64(n) + 1)
             var order = (0..<Int32(400)).shuffled(using: &generator)
             var expected = order
             expected[start..<(start + n)].sort { keys[Int($0)] < keys[Int($1)] }
             SixelPaletteBuilder.Box.stableSort(&order, start..<(start + n)) { keys[Int($0)] }
             #expect(order == expected, "\(n) keys from \(start)")
-        }
-    }
-
-    /// A seeded generator for the shuffles above.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 

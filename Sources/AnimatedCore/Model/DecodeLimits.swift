@@ -61,6 +61,14 @@ public struct DecodeOptions: Sendable {
     /// screen shows; a 20000×20000 PNG then needs 32 MiB of canvas, not 1.6 GB).
     public var scaledStillMaxPixels = 1 << 23
 
+    /// Whether a decoder opened with these options is the one `other` would open: every field
+    /// that decides what is decoded and how it is timed (a decoder opened ahead is used only
+    /// then: the CLI's `EarlyStart`).
+    package func opensAlike(_ other: DecodeOptions) -> Bool {
+        limits == other.limits && timing == other.timing && coders === other.coders
+            && scaleDownStills == other.scaleDownStills && scaledStillMaxPixels == other.scaledStillMaxPixels
+    }
+
     /// The limits a scaled-down still must fit: `limits` with at most `scaledStillMaxPixels`.
     var scaledStillLimits: DecodeLimits {
         var l = limits

@@ -54,6 +54,18 @@ import Testing
         #expect(RowResampler.TableIndex()(SIMD4(repeating: Float(SRGBTables.encodeSteps) * 1.01))[0] <= SRGBTables.paddedMask)
     }
 
+    @Test func theEncodeTableHoldsEachStepsNearestCodeValue() {
+        // The table is filled by stretches; every entry must be what the transfer function gives.
+        let t = SRGBTables.shared, n = SRGBTables.encodeSteps
+        var wrong: [Int] = []
+        for i in 0...n {
+            let s = SRGBTables.encode(Double(i) / Double(n)) * 255
+            if t.toSRGB[i] != UInt8(min(255, max(0, s.rounded()))) { wrong.append(i) }
+        }
+        #expect(wrong.isEmpty, "entries \(wrong.prefix(8))")
+        #expect(t.toSRGB[0] == 0 && t.toSRGB[n] == 255)
+    }
+
     @Test(arguments: [(37, 23, 41, 25), (100, 100, 101, 101), (100, 50, 99, 51), (64, 36, 120, 67), (5, 3, 13, 7), (2, 2, 3, 3)])
     func bilinearMatchesTheGeneralLoop(cw: Int, ch: Int, w: Int, h: Int) {
         // Opaque canvases: the same sums; only the rounding to the table differs (ties).

@@ -39,11 +39,28 @@ package final class SRGBTables: @unchecked Sendable {
         let n = SRGBTables.encodeSteps
         let padded = Int(SRGBTables.paddedMask) + 1
         toSRGB = .allocate(capacity: padded)
-        for i in 0...n {
-            let s = SRGBTables.encode(Double(i) / Double(n)) * 255
-            toSRGB[i] = UInt8(min(255, max(0, s.rounded())))
+        // Entry i is `SRGBTables.code(i)`; the entries are filled a code value's stretch at a
+        // time, each stretch's end found near where the decoded midpoint to the next code value
+        // falls and checked against `code` itself: about 3 `pow`s a code value instead of one
+        // an entry (16 385 took 0.5 ms, before the first scaled frame of every run).
+        var i = 0
+        for v in 0..<256 {
+            var end = n + 1
+            if v < 255 {
+                let guess = Int((SRGBTables.decode((Double(v) + 0.5) / 255) * Double(n)).rounded(.up))
+                end = min(n + 1, max(i, guess))
+                while end > i && SRGBTables.code(end - 1, of: n) > v { end -= 1 }
+                while end <= n && SRGBTables.code(end, of: n) <= v { end += 1 }
+            }
+            (toSRGB + i).initialize(repeating: UInt8(v), count: end - i)
+            i = end
         }
         (toSRGB + n + 1).initialize(repeating: 255, count: padded - n - 1)
+    }
+
+    /// The code value nearest to linear light `i / steps`.
+    static func code(_ i: Int, of steps: Int) -> Int {
+        Int(min(255, max(0, (encode(Double(i) / Double(steps)) * 255).rounded())))
     }
 
     /// sRGB transfer function (IEC 61966-2-1), code value in 0...1 to linear light.

@@ -87,26 +87,48 @@ final class SixelBandWriter {
     /// (the bands of a 1200×675 frame took about 5 ms on the producer thread alone).
     func writeInPlace(indices: UnsafePointer<UInt8>, width w: Int, height h: Int, palette: [UInt8],
                       helper: SixelBandWriter) -> UnsafeBufferPointer<UInt8> {
-        guard h >= 12 else { return writeInPlace(indices: indices, width: w, height: h, palette: palette) }
-        let split = h / 12 * 6      // a band boundary near the middle
+        writeInPlace(indices: UnsafeMutablePointer(mutating: indices), width: w, height: h, palette: palette,
+                     helper: helper, fillUpper: { _ in }, fillLower: { _ in })
+    }
+
+    /// As the form above, each half's indices made first on its own thread: `fillUpper` on
+    /// this one, `fillLower` on the helper's, each given its rows (`indices + y·w` onwards) to
+    /// fill before their bands are written. A first frame's mapping goes in halves so (the
+    /// whole frame's took 5 ms on the producer thread alone, with a core idle).
+    func writeInPlace(indices: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int, palette: [UInt8],
+                      helper: SixelBandWriter, fillUpper: (Range<Int>) -> Void,
+                      fillLower: @escaping @Sendable (Range<Int>) -> Void) -> UnsafeBufferPointer<UInt8> {
+        guard h >= 12 else {
+            fillUpper(0..<h)
+            return writeInPlace(indices: indices, width: w, height: h, palette: palette)
+        }
+        let split = Self.split(height: h)
         begin(width: w, height: h, palette: palette)
         helper.length = 0
         helper.fitRows(w)
         let lower = LowerHalf(writer: helper, indices: indices)
-        SideThread.run({ lower.writer.appendBands(indices: lower.indices, width: w, rows: split..<h, height: h) },
-                       alongside: { appendBands(indices: indices, width: w, rows: 0..<split, height: h) })
+        SideThread.run({
+            fillLower(split..<h)
+            lower.writer.appendBands(indices: lower.indices, width: w, rows: split..<h, height: h)
+        }, alongside: {
+            fillUpper(0..<split)
+            appendBands(indices: indices, width: w, rows: 0..<split, height: h)
+        })
         reserve(helper.length)
         (out + length).update(from: helper.out, count: helper.length)
         length += helper.length
         return finish()
     }
 
+    /// Where the halves of an image `h` (≥ 12) rows tall meet: a band boundary near the middle.
+    static func split(height h: Int) -> Int { h / 12 * 6 }
+
     /// The helper writer and the indices for the side thread. @unchecked Sendable: the helper
-    /// is used by the side thread alone until `SideThread.run` returns, and the indices are
-    /// only read.
+    /// is used by the side thread alone until `SideThread.run` returns; of the indices, each
+    /// thread writes only its half's rows and reads only those.
     private struct LowerHalf: @unchecked Sendable {
         let writer: SixelBandWriter
-        let indices: UnsafePointer<UInt8>
+        let indices: UnsafeMutablePointer<UInt8>
     }
 
     /// Mask rows and the painted row of `w` bytes (all zero).

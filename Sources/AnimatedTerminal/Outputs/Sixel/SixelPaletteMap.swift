@@ -87,6 +87,20 @@ final class SixelPaletteMap {
         }
     }
 
+    /// Takes the table entries `other` (a map of the same built palette) found for the slots
+    /// this one has none for: as if its lookups had been made here after this one's. Exact
+    /// palettes need nothing (their cache holds each colour's own nearest entry).
+    func adoptEntries(of other: SixelPaletteMap) {
+        guard !exact, !other.exact, let table, let theirs = other.table else { return }
+        let unfilled = SIMD8<UInt16>(repeating: Self.unfilled)
+        let mine = UnsafeMutableRawPointer(table), given = UnsafeRawPointer(theirs)
+        for k in stride(from: 0, to: Self.tableSize * 2, by: 16) {
+            let a = mine.loadUnaligned(fromByteOffset: k, as: SIMD8<UInt16>.self)
+            let b = given.loadUnaligned(fromByteOffset: k, as: SIMD8<UInt16>.self)
+            mine.storeBytes(of: a.replacing(with: b, where: a .== unfilled), toByteOffset: k, as: SIMD8<UInt16>.self)
+        }
+    }
+
     /// Writes the palette index of each pixel of `frame` to `indices` (w × h bytes) and returns
     /// the sum of squared channel errors.
     func map(_ frame: OpaqueFrame, into indices: inout [UInt8]) -> UInt64 {

@@ -132,7 +132,7 @@ final class SixelBandWriter {
     }
 
     /// Mask rows and the painted row of `w` bytes (all zero).
-    private func fitRows(_ w: Int) {
+    func fitRows(_ w: Int) {
         if maskWidth != w {
             masks.deallocate(); painted.deallocate(); band.deallocate()
             band = .allocate(capacity: 6 * w)

@@ -141,67 +141,99 @@ package final class SixelEncoder {
         } else {
             lastUsedSharedPalette = true
         }
-        // The first frame's histogram in halves on two threads, as its bands (below).
-        let own = buildPalette(rgb: rgb, pixels: pixels, halves: encoded == 1 && pixels >= Self.halvesPixels)
+        if encoded == 1 && pixels >= Self.halvesPixels {
+            return encodeFirstInHalves(rgb: rgb, width: width, height: height)
+        }
+        let own = buildPalette(rgb: rgb, pixels: pixels)
         map.setPalette(own.palette, exact: own.exact)
         shared = own
         lastPalette = own.palette
         var error: UInt64 = 0
-        let bytes: UnsafeBufferPointer<UInt8>
-        if encoded == 1 && pixels >= Self.halvesPixels {
-            // Nothing is on screen yet: the first frame mapped and its bands written in halves,
-            // on two threads, into an index plane made for this frame only (`ScratchPages`).
-            // The lower half is mapped with a map of its own, whose table entries this one then
-            // adopts where it has none: its table ends as one map of the whole frame would leave
-            // it (a slot keeps the entry nearest the first colour that filled it, upper rows
-            // first), so later frames are encoded as before. Only this frame's lower half may
-            // differ: a slot met in both halves gives its pixels there the entry nearest the
-            // lower half's first colour of the slot (at most ±3 levels a channel away).
-            // 1200×675, medium benchmark video: map and bands 10.6 → 9.2 ms (the lower half of
-            // its frame 0 misses the table 5 times as often as the upper, so not half).
-            // Later frames are prepared ahead of the display, where a second thread a frame only
-            // added CPU time (the medium benchmark video, 150 frames: 3.17 s against 2.93).
-            bytes = ScratchPages.with(bytes: pixels) { raw in
-                let indices = raw.bindMemory(to: UInt8.self, capacity: pixels)
-                let lower = LowerHalf(rgb: rgb, indices: indices)
-                let map = map, palette = own.palette, exact = own.exact
-                let written = writer.writeInPlace(
-                    indices: indices, width: width, height: height, palette: palette, helper: SixelBandWriter(),
-                    fillUpper: { rows in
-                        error = map.map(rgb: rgb + rows.lowerBound * width * 3, pixels: rows.count * width,
-                                        into: indices + rows.lowerBound * width)
-                    },
-                    fillLower: { rows in
-                        lower.map.setPalette(palette, exact: exact)
-                        lower.error = lower.map.map(rgb: lower.rgb + rows.lowerBound * width * 3,
-                                                    pixels: rows.count * width, into: lower.indices + rows.lowerBound * width)
-                    })
-                error &+= lower.error
-                map.adoptEntries(of: lower.map)
-                return written
-            }
-        } else {
-            let map = map
-            bytes = writer.writeInPlace(width: width, height: height, palette: own.palette) { y0, n, band in
-                error &+= map.map(rgb: rgb + y0 * width * 3, pixels: n * width, into: band)
-            }
+        let map = map
+        let bytes = writer.writeInPlace(width: width, height: height, palette: own.palette) { y0, n, band in
+            error &+= map.map(rgb: rgb + y0 * width * 3, pixels: n * width, into: band)
         }
         sharedPSNR = SixelPaletteMap.psnr(squaredError: error, pixels: pixels)
         lastPSNR = sharedPSNR
         return bytes
     }
 
-    /// What the side thread maps a first frame's lower half with: a map of its own (the
-    /// encoder's belongs to the producer thread), the frame's pixels and index plane, and the
-    /// error it measured. @unchecked Sendable: only the side thread touches it until
-    /// `SideThread.run` returns (the join orders its writes before the reads after it), and of
-    /// the pixels and indices it reads and writes only the lower half's rows.
-    private final class LowerHalf: @unchecked Sendable {
-        let map = SixelPaletteMap()
+    /// A large first frame, with nothing on screen yet: every step in halves on two threads.
+    /// The histogram is counted in halves; while the palette is cut, the other thread makes
+    /// ready what the mapping needs (both maps' tables, the index plane's pages, the helper's
+    /// band masks); then each thread maps its half into an index plane made for this frame only
+    /// (`ScratchPages`) and writes its bands.
+    ///
+    /// The lower half is mapped with a map of its own, whose table entries this one then adopts
+    /// where it has none: its table ends as one map of the whole frame would leave it (a slot
+    /// keeps the entry nearest the first colour that filled it, upper rows first), so later
+    /// frames are encoded as before. Only this frame's lower half may differ: a slot met in both
+    /// halves gives its pixels there the entry nearest the lower half's first colour of the slot
+    /// (at most ±3 levels a channel away). 1200×675, medium benchmark video: map and bands
+    /// 10.6 → 9.2 ms (the lower half of its frame 0 misses the table 5 times as often as the
+    /// upper, so not half).
+    ///
+    /// Later frames are prepared ahead of the display, where a second thread a frame only added
+    /// CPU time (the medium benchmark video, 150 frames: 3.17 s against 2.93).
+    private func encodeFirstInHalves(rgb: UnsafePointer<UInt8>, width: Int, height: Int) -> UnsafeBufferPointer<UInt8> {
+        let pixels = width * height
+        return ScratchPages.with(bytes: pixels) { raw in
+            let indices = raw.bindMemory(to: UInt8.self, capacity: pixels)
+            let halves = FirstFrameHalves(upper: map, rgb: rgb, indices: indices, pixels: pixels)
+            let own = buildPalette(rgb: rgb, pixels: pixels, halves: true, alongsideCut: { halves.prepare(width: width) })
+            map.setPalette(own.palette, exact: own.exact)
+            shared = own
+            lastPalette = own.palette
+            let map = map, palette = own.palette, exact = own.exact
+            var error: UInt64 = 0
+            let bytes = writer.writeInPlace(
+                indices: indices, width: width, height: height, palette: palette, helper: halves.writer,
+                fillUpper: { rows in
+                    error = map.map(rgb: rgb + rows.lowerBound * width * 3, pixels: rows.count * width,
+                                    into: indices + rows.lowerBound * width)
+                },
+                fillLower: { rows in
+                    halves.lower.setPalette(palette, exact: exact)
+                    halves.error = halves.lower.map(rgb: halves.rgb + rows.lowerBound * width * 3, pixels: rows.count * width,
+                                                    into: halves.indices + rows.lowerBound * width)
+                })
+            error &+= halves.error
+            map.adoptEntries(of: halves.lower)
+            sharedPSNR = SixelPaletteMap.psnr(squaredError: error, pixels: pixels)
+            lastPSNR = sharedPSNR
+            return bytes
+        }
+    }
+
+    /// What the side threads of a first frame in halves work with: the encoder's map (made
+    /// ready while the palette is cut), the lower half's map and band writer, the frame's pixels
+    /// and index plane, and the error the lower half's mapping measured.
+    /// @unchecked Sendable: it is handed to one side thread at a time (`prepare` during the cut,
+    /// then the lower half's mapping), and until that thread is joined, the producer thread
+    /// touches none of what the side thread does: not the encoder's map during the cut, and of
+    /// the pixels and index plane only the upper half's rows while the lower half is mapped.
+    private final class FirstFrameHalves: @unchecked Sendable {
+        let upper: SixelPaletteMap
+        let lower = SixelPaletteMap()
+        let writer = SixelBandWriter()
         let rgb: UnsafePointer<UInt8>
         let indices: UnsafeMutablePointer<UInt8>
+        let pixels: Int
         var error: UInt64 = 0
-        init(rgb: UnsafePointer<UInt8>, indices: UnsafeMutablePointer<UInt8>) { self.rgb = rgb; self.indices = indices }
+
+        init(upper: SixelPaletteMap, rgb: UnsafePointer<UInt8>, indices: UnsafeMutablePointer<UInt8>, pixels: Int) {
+            self.upper = upper; self.rgb = rgb; self.indices = indices; self.pixels = pixels
+        }
+
+        /// Both maps' tables cleared for a built palette, the index plane's pages faulted in,
+        /// the helper's masks made: about 1 ms of the first frame off the producer thread.
+        func prepare(width: Int) {
+            upper.clearTableAhead()
+            lower.clearTableAhead()
+            writer.fitRows(width)
+            // Zero written over zero: only to fault each page in here.
+            for offset in stride(from: 0, to: pixels, by: 4096) { indices[offset] = 0 }
+        }
     }
 
     /// Whether the shared palette serves a frame whose sampled rows map to it at `psnr`.
@@ -271,15 +303,17 @@ package final class SixelEncoder {
 
     /// The frame's own colours when there are at most `registers` of them (GIF frames, flat
     /// art), else a palette of `registers` colours weighted by area. At least 2 entries.
-    /// `halves`: the histogram counted in two halves on two threads (the same palette).
-    private func buildPalette(rgb: UnsafePointer<UInt8>, pixels: Int, halves: Bool = false) -> (palette: [UInt8], exact: Bool) {
+    /// `halves`: the histogram counted in two halves on two threads (the same palette);
+    /// `alongsideCut` runs on a thread of its own while a built palette is cut.
+    private func buildPalette(rgb: UnsafePointer<UInt8>, pixels: Int, halves: Bool = false,
+                              alongsideCut: (@Sendable () -> Void)? = nil) -> (palette: [UInt8], exact: Bool) {
         palettesBuilt += 1
         if var exact = Self.distinctColours(rgb: rgb, pixels: pixels, limit: registers) {
             if exact.count == 3 { exact += exact }
             return (exact, true)
         }
         var palette = builder.palette(rgb: rgb, pixels: pixels, registers: registers,
-                                      helper: halves ? SixelPaletteBuilder() : nil)
+                                      helper: halves ? SixelPaletteBuilder() : nil, alongsideCut: alongsideCut)
         if palette.count == 3 { palette += palette }
         return (palette, false)
     }

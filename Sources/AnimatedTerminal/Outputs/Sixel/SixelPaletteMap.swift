@@ -39,6 +39,8 @@ final class SixelPaletteMap {
     /// The palette's channels apart, 256 entries (unused ones far away), for the SIMD search.
     private let channels: UnsafeMutablePointer<SIMD8<Int32>>
     private var candidates: Candidates?
+    /// `clearTableAhead` ran since the table was last used.
+    private var cleared = false
     /// Pixels `mapIndicesDeferring` left for `resolveDeferred`: (position, colour as 0xRRGGBB).
     private var pending = UnsafeMutablePointer<SIMD2<UInt32>>.allocate(capacity: 1)
     private var pendingCount = 0, pendingCapacity = 1
@@ -75,16 +77,31 @@ final class SixelPaletteMap {
                 values.initialize(repeating: 0, count: Self.cacheSize)
                 cacheKeys = keys; cacheValues = values
             }
+        } else if cleared {
+            cleared = false
         } else {
-            if let table {
-                table.update(repeating: Self.unfilled, count: Self.tableSize)
-            } else {
-                let table = UnsafeMutablePointer<UInt16>.allocate(capacity: Self.tableSize)
-                table.initialize(repeating: Self.unfilled, count: Self.tableSize)
-                self.table = table
-            }
-            if let candidates { candidates.reset() } else { candidates = Candidates() }
+            clearTable()
         }
+    }
+
+    /// The built palettes' table and candidates, made or emptied.
+    private func clearTable() {
+        if let table {
+            table.update(repeating: Self.unfilled, count: Self.tableSize)
+        } else {
+            let table = UnsafeMutablePointer<UInt16>.allocate(capacity: Self.tableSize)
+            table.initialize(repeating: Self.unfilled, count: Self.tableSize)
+            self.table = table
+        }
+        if let candidates { candidates.reset() } else { candidates = Candidates() }
+    }
+
+    /// Makes ready the table the next built palette needs (`setPalette(_:exact: false)` then
+    /// skips it): the first frame's encoder does it on another thread while the palette is
+    /// cut (0.4 ms for a new map's 0.5 MB table, with nothing else to do on that core).
+    func clearTableAhead() {
+        clearTable()
+        cleared = true
     }
 
     /// Takes the table entries `other` (a map of the same built palette) found for the slots

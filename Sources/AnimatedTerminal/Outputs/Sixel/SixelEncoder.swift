@@ -25,9 +25,9 @@ import AnimatedCore
 /// its median cut left registers unused and dropped colours that cover whole areas (issue 20.3).
 ///
 /// One encoder per thread: it owns scratch memory (the sampled rows' indices, tables, band
-/// masks), reused from frame to frame. A large first frame's histogram and bands are made in two
-/// halves at once, the second by a helper on a thread of its own (`SixelPaletteBuilder`'s and
-/// `SixelBandWriter`'s helper forms): nothing is on screen yet.
+/// masks), reused from frame to frame. A large first frame's histogram, mapping and bands are
+/// made in two halves at once, the second on a thread of its own (`encodeFirstInHalves`):
+/// nothing is on screen yet.
 package final class SixelEncoder {
     package let registers: Int
     package let background: BackgroundMode

@@ -656,8 +656,10 @@ extension SixelFramePreparerTests {
             #expect(zip(image.pixels, expected.pixels).allSatisfy { $0! == $1! }, "\(w)×\(h)")
             #expect(got.count <= plain.count)
             // The lower half's bands by the helper on a second thread: the same bytes.
-            let halves = idx.withUnsafeBufferPointer {
-                Array(writer.writeInPlace(indices: $0.baseAddress!, width: w, height: h, palette: Self.palette, helper: helper))
+            var plane = idx
+            let halves = plane.withUnsafeMutableBufferPointer {
+                Array(writer.writeInPlace(indices: $0.baseAddress!, width: w, height: h, palette: Self.palette, helper: helper,
+                                          fillUpper: { _ in }, fillLower: { _ in }))
             }
             #expect(halves == got, "\(w)×\(h) in halves")
             // Band by band, each band's indices handed over just before it is written: the same bytes.

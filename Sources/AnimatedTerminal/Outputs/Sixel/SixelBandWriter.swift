@@ -84,17 +84,11 @@ final class SixelBandWriter {
 
     /// As `writeInPlace`, the bands of the lower half written by `helper` (another writer) on a
     /// thread of its own meanwhile: the same bytes in about half the time, for large frames
-    /// (the bands of a 1200×675 frame took about 5 ms on the producer thread alone).
-    func writeInPlace(indices: UnsafePointer<UInt8>, width w: Int, height h: Int, palette: [UInt8],
-                      helper: SixelBandWriter) -> UnsafeBufferPointer<UInt8> {
-        writeInPlace(indices: UnsafeMutablePointer(mutating: indices), width: w, height: h, palette: palette,
-                     helper: helper, fillUpper: { _ in }, fillLower: { _ in })
-    }
-
-    /// As the form above, each half's indices made first on its own thread: `fillUpper` on
-    /// this one, `fillLower` on the helper's, each given its rows (`indices + y·w` onwards) to
-    /// fill before their bands are written. A first frame's mapping goes in halves so (the
-    /// whole frame's took 5 ms on the producer thread alone, with a core idle).
+    /// (the bands of a 1200×675 frame took about 5 ms on the producer thread alone). Each
+    /// half's indices are made first on its own thread: `fillUpper` on this one, `fillLower` on
+    /// the helper's, each given its rows (`indices + y·w` onwards) to fill before their bands
+    /// are written (a first frame's mapping goes in halves so: the whole frame's took 5 ms on
+    /// the producer thread alone, with a core idle).
     func writeInPlace(indices: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int, palette: [UInt8],
                       helper: SixelBandWriter, fillUpper: (Range<Int>) -> Void,
                       fillLower: @escaping @Sendable (Range<Int>) -> Void) -> UnsafeBufferPointer<UInt8> {

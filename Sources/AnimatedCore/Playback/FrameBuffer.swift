@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// Figures a status line shows about the frame buffer.
 struct FrameBufferStats: Sendable, Equatable {
     /// Bytes of scaled frames held, and the budget.
@@ -378,7 +383,15 @@ final class FrameBuffer: Sendable {
             return true
         }
         monitor.broadcast()     // `preparedFrame` may wait for this one
-        if awaited { arrivals.ring() }
+        if awaited {
+            arrivals.ring()
+            // The display loop the bell wakes is often queued on this thread's core (the
+            // scheduler skips its search for an idle core when the cores have been busy, as
+            // they are while a first frame is made) and waited there for this thread's time
+            // slice to end, 1–3 ms in a third of the plays traced, while this thread went on
+            // to the next frame and the other core stayed idle. Yielding lets it run now.
+            sched_yield()
+        }
     }
 
     /// The producer's compositor found these frames corrupt (all so far).

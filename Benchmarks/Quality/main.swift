@@ -23,7 +23,9 @@ import Glibc
 // quality-bench --sixel-frames SOURCE WIDTH HEIGHT [FRAMES [REPEAT]]
 //   Times one SixelEncoder over the first FRAMES frames of SOURCE (default 60) scaled to WIDTH ×
 //   HEIGHT and flattened beforehand, as the sixel output encodes a video's frames; prints CPU
-//   ms a frame (median and best of REPEAT, default 3) and a hash of all the sixels' bytes.
+//   ms a frame (median and best of REPEAT, default 3), a hash of all the sixels' bytes, the
+//   encoder's PSNR of frame 0, the mean and least over the frames (capped at 99 dB), and the
+//   palettes built: to weigh a change to the palettes.
 // quality-bench --compress SOURCE [REPEAT]
 //   Frame 0 of SOURCE as RGB deflated by Zlib.compress and by Zlib.compressInHalves: wall and
 //   CPU ms, sizes.
@@ -178,6 +180,7 @@ if args.first == "--sixel-frames" {
         return Double(t.tv_sec) * 1000 + Double(t.tv_nsec) / 1e6
     }
     var times: [Double] = [], hash: UInt64 = 14_695_981_039_346_656_037, bytes = 0
+    var psnrs: [Double] = [], built = 0
     for r in 0..<repeats {
         let encoder = SixelEncoder(background: .terminal)
         var spent = 0.0
@@ -190,12 +193,14 @@ if args.first == "--sixel-frames" {
             if r == 0 {
                 for b in sixel { hash = (hash ^ UInt64(b)) &* 1_099_511_628_211 }
                 bytes += sixel.count
+                psnrs.append(min(99, encoder.lastPSNR))
             }
         }
+        if r == 0 { built = encoder.palettesBuilt }
         times.append(spent / Double(frames.count))
     }
     times.sort()
-    print("{\"target\": \"\(w)x\(h)\", \"frames\": \(frames.count), \"ms\": \(fixed(times[times.count / 2])), \"best\": \(fixed(times[0])), \"bytes\": \(bytes), \"hash\": \"\(String(hash, radix: 16))\"}")
+    print("{\"target\": \"\(w)x\(h)\", \"frames\": \(frames.count), \"ms\": \(fixed(times[times.count / 2])), \"best\": \(fixed(times[0])), \"bytes\": \(bytes), \"hash\": \"\(String(hash, radix: 16))\", \"psnr_mean\": \(fixed(psnrs.reduce(0, +) / Double(max(1, psnrs.count)))), \"psnr_min\": \(fixed(psnrs.min() ?? 0)), \"psnr0\": \(fixed(psnrs.first ?? 0)), \"palettes\": \(built)}")
     exit(0)
 }
 if args.first == "--compress" {

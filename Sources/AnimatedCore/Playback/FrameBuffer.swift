@@ -361,7 +361,7 @@ final class FrameBuffer: Sendable {
     }
 
     /// Adds a scaled frame, evicting out-of-window frames as needed.
-    /// Rings `arrivals` if it is the frame the display waits for.
+    /// Rings `arrivals` (and yields the core) if it is the frame the display waits for.
     func deliver(_ frame: ScaledFrame, generation: Int, decoded: Int) {
         let awaited = monitor.withLock { s -> Bool in
             s.framesDecoded = decoded

@@ -27,8 +27,9 @@ import AnimatedCore
 final class SixelPaletteBuilder {
     private static let bins = 1 << 15
     private static let histogramBytes = bins * 4 * 8
-    /// The histogram while `palette` runs (nil between palettes): r, g, b sums and count per bin.
-    private var bins: UnsafeMutablePointer<UInt64>!
+    /// The histogram while `palette` runs (nil between palettes): a record of four words per
+    /// bin, the r, g and b sums and the count.
+    private var records: UnsafeMutablePointer<UInt64>!
     private var occupied: [Int32] = []
 
     init() {}
@@ -54,10 +55,10 @@ final class SixelPaletteBuilder {
     }
 
     private func attach(_ raw: UnsafeMutableRawPointer) {
-        bins = raw.bindMemory(to: UInt64.self, capacity: Self.bins * 4)
+        records = raw.bindMemory(to: UInt64.self, capacity: Self.bins * 4)
     }
 
-    private func detach() { bins = nil; occupied = [] }
+    private func detach() { records = nil; occupied = [] }
 
     /// The histogram of `pixels` RGB triples (the second half counted by `helper` if given).
     private func count(rgb: UnsafePointer<UInt8>, pixels n: Int, helper: SixelPaletteBuilder?) {
@@ -76,14 +77,14 @@ final class SixelPaletteBuilder {
 
     /// The palette of the histogram of `n` pixels.
     private func cut(pixels n: Int, registers: Int) -> [UInt8] {
-        let bins: UnsafeMutablePointer<UInt64> = bins
+        let records: UnsafeMutablePointer<UInt64> = records
         // Bins as points: mean colour and weight.
         let m = occupied.count
         var colour = [SIMD3<Float>](repeating: .zero, count: m)
         var weight = [Float](repeating: 0, count: m)
         var order = [Int32](0..<Int32(m))
         for i in 0..<m {
-            let p = bins + Int(occupied[i]) * 4, c = Float(p[3])
+            let p = records + Int(occupied[i]) * 4, c = Float(p[3])
             colour[i] = SIMD3(Float(p[0]), Float(p[1]), Float(p[2])) / c
             weight[i] = c
         }
@@ -124,19 +125,19 @@ final class SixelPaletteBuilder {
             let c = sum / max(w, 1)
             out += [UInt8(min(255, c.x + 0.5)), UInt8(min(255, c.y + 0.5)), UInt8(min(255, c.z + 0.5))]
         }
-        for bin in occupied { (bins + Int(bin) * 4).update(repeating: 0, count: 4) }
+        for bin in occupied { (records + Int(bin) * 4).update(repeating: 0, count: 4) }
         return out
     }
 
     /// Adds `pixels` RGB triples to the histogram; bins are listed in `occupied` as first met.
     private func tally(rgb: UnsafePointer<UInt8>, pixels n: Int) {
-        let bins: UnsafeMutablePointer<UInt64> = bins
+        let records: UnsafeMutablePointer<UInt64> = records
         var s = rgb
         for _ in 0..<n {
             let r = Int(s[0]), g = Int(s[1]), b = Int(s[2])
             let bin = (r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)
             // The sums first: their adds write (see the type's doc), the count is read after.
-            let p = bins + bin * 4
+            let p = records + bin * 4
             p[0] &+= UInt64(r); p[1] &+= UInt64(g); p[2] &+= UInt64(b)
             let c = p[3] &+ 1
             p[3] = c
@@ -149,9 +150,9 @@ final class SixelPaletteBuilder {
     /// counts and sums are integers, and its bins new here are listed after this one's in the
     /// order it met them, which is the order one pass over all the pixels would have met them.
     private func add(_ other: SixelPaletteBuilder) {
-        let bins: UnsafeMutablePointer<UInt64> = bins, theirs: UnsafeMutablePointer<UInt64> = other.bins
+        let records: UnsafeMutablePointer<UInt64> = records, theirs: UnsafeMutablePointer<UInt64> = other.records
         for bin32 in other.occupied {
-            let p = bins + Int(bin32) * 4, q = theirs + Int(bin32) * 4
+            let p = records + Int(bin32) * 4, q = theirs + Int(bin32) * 4
             if p[3] == 0 { occupied.append(bin32) }
             p[0] &+= q[0]; p[1] &+= q[1]; p[2] &+= q[2]; p[3] &+= q[3]
             q.update(repeating: 0, count: 4)

@@ -145,9 +145,7 @@ package final class SixelEncoder {
             return encodeFirstInHalves(rgb: rgb, width: width, height: height)
         }
         let own = buildPalette(rgb: rgb, pixels: pixels)
-        map.setPalette(own.palette, exact: own.exact)
-        shared = own
-        lastPalette = own.palette
+        share(own)
         var error: UInt64 = 0
         let map = map
         let bytes = writer.writeInPlace(width: width, height: height, palette: own.palette) { y0, n, band in
@@ -181,9 +179,7 @@ package final class SixelEncoder {
             let indices = raw.bindMemory(to: UInt8.self, capacity: pixels)
             let halves = FirstFrameHalves(upper: map, rgb: rgb, indices: indices, pixels: pixels)
             let own = buildPalette(rgb: rgb, pixels: pixels, halves: true, alongsideCut: { halves.prepare(width: width) })
-            map.setPalette(own.palette, exact: own.exact)
-            shared = own
-            lastPalette = own.palette
+            share(own)
             let map = map, palette = own.palette, exact = own.exact
             var error: UInt64 = 0
             let bytes = writer.writeInPlace(
@@ -234,6 +230,13 @@ package final class SixelEncoder {
             // Zero written over zero: only to fault each page in here.
             for offset in stride(from: 0, to: pixels, by: 4096) { indices[offset] = 0 }
         }
+    }
+
+    /// A frame's own palette, used from now on and shared with the frames after it.
+    private func share(_ own: (palette: [UInt8], exact: Bool)) {
+        map.setPalette(own.palette, exact: own.exact)
+        shared = own
+        lastPalette = own.palette
     }
 
     /// Whether the shared palette serves a frame whose sampled rows map to it at `psnr`.

@@ -88,7 +88,9 @@ final class SixelBandWriter {
     /// half's indices are made first on its own thread: `fillUpper` on this one, `fillLower` on
     /// the helper's, each given its rows (`indices + y·w` onwards) to fill before their bands
     /// are written (a first frame's mapping goes in halves so: the whole frame's took 5 ms on
-    /// the producer thread alone, with a core idle).
+    /// the producer thread alone, with a core idle). Once its own bands are written, this
+    /// thread takes the lower half's last bands until the two meet (`SixelLowerBands`), and
+    /// puts them after the helper's.
     func writeInPlace(indices: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int, palette: [UInt8],
                       helper: SixelBandWriter, fillUpper: (Range<Int>) -> Void,
                       fillLower: @escaping @Sendable (Range<Int>) -> Void) -> UnsafeBufferPointer<UInt8> {
@@ -100,29 +102,63 @@ final class SixelBandWriter {
         begin(width: w, height: h, palette: palette)
         helper.length = 0
         helper.fitRows(w)
-        let lower = LowerHalf(writer: helper, indices: indices)
+        let bands = SixelLowerBands(top: split, height: h)
+        let lower = LowerHalf(writer: helper, indices: indices, bands: bands)
+        // Bands this thread took from the bottom: their bytes follow the upper half's in
+        // `out`, last band first, each at (start, end).
+        var upperEnd = 0
+        var taken: [(start: Int, end: Int)] = []
         SideThread.run({
+            lower.bands.start()
             fillLower(split..<h)
-            lower.writer.appendBands(indices: lower.indices, width: w, rows: split..<h, height: h)
+            lower.bands.mapped()
+            while let b = lower.bands.claimFirst() {
+                lower.writer.appendBands(indices: lower.indices, width: w, rows: lower.bands.rows(b), height: h)
+            }
         }, alongside: {
             fillUpper(0..<split)
             appendBands(indices: indices, width: w, rows: 0..<split, height: h)
+            upperEnd = length
+            guard bands.waitForMappingIfStarted() else { return }
+            while let b = bands.claimLast() {
+                let start = length
+                appendBands(indices: indices, width: w, rows: bands.rows(b), height: h)
+                taken.append((start, length))
+            }
         })
-        reserve(helper.length)
+        guard !taken.isEmpty else {
+            reserve(helper.length)
+            (out + length).update(from: helper.out, count: helper.length)
+            length += helper.length
+            return finish()
+        }
+        // The taken bands move after the helper's, in band order.
+        let takenBytes = length - upperEnd
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: takenBytes)
+        defer { moved.deallocate() }
+        moved.update(from: out + upperEnd, count: takenBytes)
+        length = upperEnd
+        reserve(helper.length + takenBytes)
         (out + length).update(from: helper.out, count: helper.length)
         length += helper.length
+        for (start, end) in taken.reversed() {
+            (out + length).update(from: moved + (start - upperEnd), count: end - start)
+            length += end - start
+        }
         return finish()
     }
 
     /// Where the halves of an image `h` (≥ 12) rows tall meet: a band boundary near the middle.
     static func split(height h: Int) -> Int { h / 12 * 6 }
 
-    /// The helper writer and the indices for the side thread. @unchecked Sendable: the helper
-    /// is used by the side thread alone until `SideThread.run` returns; of the indices, each
-    /// thread writes only its half's rows and reads only those.
+    /// The helper writer, the indices and the lower half's bands for the side thread.
+    /// @unchecked Sendable: the helper is used by the side thread alone until `SideThread.run`
+    /// returns; of the indices, each thread writes only its half's rows, and reads only its
+    /// own rows and, after `SixelLowerBands` said they are mapped, the lower bands it claimed.
     private struct LowerHalf: @unchecked Sendable {
         let writer: SixelBandWriter
         let indices: UnsafeMutablePointer<UInt8>
+        let bands: SixelLowerBands
     }
 
     /// Mask rows and the painted row of `w` bytes (all zero).

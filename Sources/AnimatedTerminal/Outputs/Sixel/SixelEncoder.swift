@@ -160,7 +160,8 @@ package final class SixelEncoder {
     /// The histogram is counted in halves; while the palette is cut, the other thread makes
     /// ready what the mapping needs (both maps' tables, the index plane's pages, the helper's
     /// band masks); then each thread maps its half into an index plane made for this frame only
-    /// (`ScratchPages`) and writes its bands.
+    /// (`ScratchPages`) and writes its bands, the upper half's thread then taking the lower
+    /// half's last bands (`SixelLowerBands`: the lower half is often the harder).
     ///
     /// The lower half is mapped with a map of its own, whose table entries this one then adopts
     /// where it has none: its table ends as one map of the whole frame would leave it (a slot

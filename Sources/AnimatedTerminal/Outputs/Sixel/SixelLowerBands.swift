@@ -58,9 +58,9 @@ final class SixelLowerBands: @unchecked Sendable {
         }
     }
 
-    /// For the upper thread: waits until the lower rows are mapped if the lower thread has
-    /// started (else claims nothing: it would run after this one), then takes bands from the
-    /// bottom one at a time.
+    /// For the upper thread: whether it may take bands from the bottom (`claimLast`), after
+    /// waiting for the lower rows' mapping. False, at once, when the lower thread has not
+    /// started: it may only run after this one.
     func waitForMappingIfStarted() -> Bool {
         guard claims.withLock({ $0.started }) else { return false }
         while sem_wait(ready) != 0 && errno == EINTR {}

@@ -126,13 +126,7 @@ final class SixelBandWriter {
                 taken.append((start, length))
             }
         })
-        guard !taken.isEmpty else {
-            reserve(helper.length)
-            (out + length).update(from: helper.out, count: helper.length)
-            length += helper.length
-            return finish()
-        }
-        // The taken bands move after the helper's, in band order.
+        // The helper's bands follow the upper half's, then the taken ones, in band order.
         let takenBytes = length - upperEnd
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: takenBytes)
         defer { moved.deallocate() }

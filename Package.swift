@@ -23,18 +23,22 @@ let package = Package(
         // giflib ships no pkg-config file on some distributions: link it by name.
         .systemLibrary(name: "CGIF", path: "Sources/CGIF",
                        providers: [.apt(["libgif-dev"])]),
-        // libpng behind a setjmp-free C interface (libpng-dev, zlib1g-dev: scripts/install-deps).
-        .target(name: "CPNG", path: "Sources/CPNG"),
-        // libjpeg-turbo behind a setjmp-free C interface (libjpeg62-turbo-dev: scripts/install-deps).
-        .target(name: "CJPEG", path: "Sources/CJPEG"),
+        // C libraries loaded with dlopen on first use (CPNG, CJPEG, CWebP): see animplay_lazy.h.
+        .target(name: "CLazyLib", path: "Sources/CLazyLib"),
+        // libpng behind a setjmp-free C interface (libpng-dev, zlib1g-dev: scripts/install-deps),
+        // loaded on first use: headers only at build time, no link.
+        .target(name: "CPNG", dependencies: ["CLazyLib"], path: "Sources/CPNG"),
+        // libjpeg-turbo behind a setjmp-free C interface (libjpeg62-turbo-dev: scripts/install-deps),
+        // loaded on first use.
+        .target(name: "CJPEG", dependencies: ["CLazyLib"], path: "Sources/CJPEG"),
         // libavif (dav1d inside, libavif-dev), loaded with dlopen on the first AVIF (see
         // animplay_avif.c): headers only at build time, no link.
         .target(name: "CAVIF", path: "Sources/CAVIF"),
         // libimagequant quantises GIF frames of more than 256 colours (libimagequant-dev), loaded
         // with dlopen on the first GIF encoded (see animplay_liq.c): headers only, no link.
         .target(name: "CImageQuant", path: "Sources/CImageQuant"),
-        .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
-                       providers: [.apt(["libwebp-dev"])]),
+        // libwebp, libwebpdemux and libwebpmux (libwebp-dev), loaded on first use.
+        .target(name: "CWebP", dependencies: ["CLazyLib"], path: "Sources/CWebP"),
         // zlib for kitty graphics payloads (o=z).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev"])]),
@@ -70,8 +74,12 @@ let package = Package(
         .target(name: "AnimatedTestSupport", dependencies: ["AnimatedCore", "AnimatedTerminal"]),
         .testTarget(name: "AnimatedCoreTests",
                     dependencies: ["AnimatedCore", "AnimatedTerminal", "AnimatedNet", "AnimatedTestSupport", "CWebP",
+                                   "CLazyLib",
                                    // The exit statuses the hostile fixtures name are the CLI's policy.
-                                   "animplay"]),
+                                   "animplay"],
+                    // libwebpdemux's WebPAnimDecoder, the reference WebPAnimDecoderTests compares
+                    // with, is called directly (animplay itself loads libwebp on first use).
+                    linkerSettings: [.linkedLibrary("webpdemux"), .linkedLibrary("webp")]),
         // The CLI's pure logic (startup, key decoding, status line, help texts).
         .testTarget(name: "animplayTests", dependencies: ["animplay", "AnimatedCore", "AnimatedTerminal", "AnimatedNet", "CNcurses"]),
     ],

@@ -1,9 +1,13 @@
 /* libpng behind a setjmp-free interface (see include/animplay_png.h): the arena allocator,
  * the error longjmp, and the RGB-to-RGBA row widening (SSSE3 where the CPU has it). */
 #include "animplay_png.h"
+#include "animplay_lazy.h"
 #include <png.h>
+#include "png_lazy.h"
+#include <pthread.h>
 #include <zlib.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
@@ -11,6 +15,30 @@
 #include <tmmintrin.h>
 #define ANIMPLAY_X86_SSSE3 1
 #endif
+
+/* libpng's functions, resolved once by animplay_png_load (see png_lazy.h). */
+#define ANIMPLAY_PNG_DEFINE(name) __typeof__(&name) p_##name;
+ANIMPLAY_PNG_FUNCTIONS(ANIMPLAY_PNG_DEFINE)
+#define ANIMPLAY_PNG_SYMBOL(name) { #name, (void **)&p_##name },
+/* libpng16.so.16 for the headers of libpng 1.6. */
+#define ANIMPLAY_PNG_TEXT(x) #x
+#define ANIMPLAY_PNG_SONAME(n) "libpng" ANIMPLAY_PNG_TEXT(n) ".so." ANIMPLAY_PNG_TEXT(n)
+
+static pthread_once_t animplay_png_once = PTHREAD_ONCE_INIT;
+static const char *animplay_png_failure;
+static char animplay_png_failure_text[128];
+
+static void animplay_png_load_once(void) {
+    static const char *const sonames[] = { ANIMPLAY_PNG_SONAME(PNG_LIBPNG_VER_DLLNUM), "libpng.so", NULL };
+    const animplay_lazy_symbol symbols[] = { ANIMPLAY_PNG_FUNCTIONS(ANIMPLAY_PNG_SYMBOL) };
+    animplay_png_failure = animplay_lazy_load("libpng", sonames, symbols, sizeof symbols / sizeof symbols[0],
+                                              animplay_png_failure_text, sizeof animplay_png_failure_text);
+}
+
+const char *animplay_png_load(void) {
+    pthread_once(&animplay_png_once, animplay_png_load_once);
+    return animplay_png_failure;
+}
 
 /* libpng reports errors by longjmp. Everything between the setjmp and a possible longjmp lives
  * here, in C, so that no Swift frame is ever skipped by the jump. */
@@ -167,6 +195,8 @@ static png_structp animplay_png_open(animplay_png_source *src, animplay_png_read
     src->context = context;
     src->message[0] = 0;
     message[0] = 0;
+    const char *unavailable = animplay_png_load();
+    if (unavailable != NULL) { snprintf(message, 128, "%s", unavailable); return NULL; }
     animplay_png_arena_reset(arena);
     png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, message,
                                                animplay_png_on_error, animplay_png_on_warning,

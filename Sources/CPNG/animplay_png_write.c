@@ -1,6 +1,8 @@
 /* PNG encoding into memory (see include/animplay_png_write.h). */
 #include "animplay_png_write.h"
+#include "animplay_png.h"
 #include <png.h>
+#include "png_lazy.h"
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,7 @@ int animplay_png_encode_rgb(const unsigned char *rgb, uint32_t width, uint32_t h
 int animplay_png_encode(const unsigned char *pixels, uint32_t width, uint32_t height, size_t stride,
                         int channels, int level, int adaptive, animplay_png_buffer *out) {
     if (channels != 3 && channels != 4) return -1;
+    if (animplay_png_load() != NULL) return -1;
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, on_error, NULL);
     if (png == NULL) return -1;
     png_infop info = png_create_info_struct(png);

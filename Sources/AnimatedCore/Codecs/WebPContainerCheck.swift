@@ -18,7 +18,7 @@ enum WebPContainerCheck {
         /// Size of the VP8/VP8L bitstream whose chunk starts at `at`, or nil if its header is bad.
         func bitstreamSize(_ at: Int, _ end: Int) -> (w: Int, h: Int)? {
             var w: Int32 = 0, h: Int32 = 0
-            guard WebPGetInfo(b.baseAddress! + at, end - at, &w, &h) != 0 else { return nil }
+            guard animplay_WebPGetInfo(b.baseAddress! + at, end - at, &w, &h) != 0 else { return nil }
             return (Int(w), Int(h))
         }
 

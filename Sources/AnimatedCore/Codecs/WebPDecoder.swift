@@ -41,6 +41,7 @@ package final class WebPDecoder: AnimationDecoder {
     package init(source: ByteSource, options: DecodeOptions) throws(AnimatedError) {
         self.source = source
         self.options = options
+        if let why = animplay_webp_load() { throw .unsupportedFormat(String(cString: why)) }
         // The canvas size sits in the first 30 bytes: refuse a pixel bomb before reading the file
         // (unless it is a still that can be decoded scaled down: see `scaledSize`).
         let head = try source.bytes(at: 0, length: 64)
@@ -53,7 +54,7 @@ package final class WebPDecoder: AnimationDecoder {
             }
         }
 
-        guard WebPInitDecoderConfig(&config) != 0 else { throw .invalid("libwebp version mismatch") }
+        guard animplay_WebPInitDecoderConfig(&config) != 0 else { throw .invalid("libwebp version mismatch") }
         config.output.colorspace = MODE_RGBA      // straight (non-premultiplied) alpha
         config.output.is_external_memory = 1
         // Otherwise the defaults, as dwebp: fancy upsampling, in-loop filtering, no threads.
@@ -67,23 +68,23 @@ package final class WebPDecoder: AnimationDecoder {
                                 size: source.count)
             // Partial parsing so that a truncated file still yields its complete frames.
             var state = WEBP_DEMUX_PARSING_HEADER
-            let demuxer = WebPDemuxPartial(&data, &state)
-            defer { WebPDemuxDelete(demuxer) }
+            let demuxer = animplay_WebPDemuxPartial(&data, &state)
+            defer { animplay_WebPDemuxDelete(demuxer) }
             guard let dmux = demuxer, state != WEBP_DEMUX_PARSING_HEADER, state != WEBP_DEMUX_PARSE_ERROR else {
                 throw AnimatedError.invalid(WebPContainerCheck.problem(
                     in: UnsafeRawBufferPointer(start: file.baseAddress, count: source.count)))
             }
-            let width = Int(WebPDemuxGetI(dmux, WEBP_FF_CANVAS_WIDTH))
-            let height = Int(WebPDemuxGetI(dmux, WEBP_FF_CANVAS_HEIGHT))
-            let flags = WebPDemuxGetI(dmux, WEBP_FF_FORMAT_FLAGS)
+            let width = Int(animplay_WebPDemuxGetI(dmux, WEBP_FF_CANVAS_WIDTH))
+            let height = Int(animplay_WebPDemuxGetI(dmux, WEBP_FF_CANVAS_HEIGHT))
+            let flags = animplay_WebPDemuxGetI(dmux, WEBP_FF_FORMAT_FLAGS)
             let animated = flags & UInt32(ANIMATION_FLAG.rawValue) != 0
             if let overLimits {
                 guard !animated, state == WEBP_DEMUX_DONE else { throw overLimits }
             } else {
                 try options.limits.check(width: width, height: height)
             }
-            let plays = animated ? Int(WebPDemuxGetI(dmux, WEBP_FF_LOOP_COUNT)) : 1
-            let stored = Int(WebPDemuxGetI(dmux, WEBP_FF_FRAME_COUNT))
+            let plays = animated ? Int(animplay_WebPDemuxGetI(dmux, WEBP_FF_LOOP_COUNT)) : 1
+            let stored = Int(animplay_WebPDemuxGetI(dmux, WEBP_FF_FRAME_COUNT))
             guard stored <= options.limits.maxFrames else {
                 throw AnimatedError.limitExceeded("\(stored) frames exceed the limit of \(options.limits.maxFrames)")
             }
@@ -100,7 +101,7 @@ package final class WebPDecoder: AnimationDecoder {
             var iter = WebPIterator()
             for n in 1...max(indexed, 1) {
                 // An incomplete frame can only be the last one of a truncated file.
-                guard WebPDemuxGetFrame(dmux, Int32(n), &iter) != 0, iter.complete != 0 else { break }
+                guard animplay_WebPDemuxGetFrame(dmux, Int32(n), &iter) != 0, iter.complete != 0 else { break }
                 let rect = FrameRect(x: Int(iter.x_offset), y: Int(iter.y_offset),
                                      width: Int(iter.width), height: Int(iter.height))
                 guard !rect.isEmpty, rect.x >= 0, rect.y >= 0,
@@ -114,7 +115,7 @@ package final class WebPDecoder: AnimationDecoder {
                     hasAlpha: iter.has_alpha != 0))
                 bitstreams.append(iter.fragment)
             }
-            WebPDemuxReleaseIterator(&iter)
+            animplay_WebPDemuxReleaseIterator(&iter)
 
             var warnings: [String] = []
             if state != WEBP_DEMUX_DONE && source.isGrowing {
@@ -244,7 +245,7 @@ package final class WebPDecoder: AnimationDecoder {
         config.output.u.RGBA.rgba = dst
         config.output.u.RGBA.stride = Int32(stride)
         config.output.u.RGBA.size = size
-        let status = WebPDecode(data.bytes, data.size, &config)
+        let status = animplay_WebPDecode(data.bytes, data.size, &config)
         guard status == VP8_STATUS_OK else {
             throw .invalid("frame \(index): \(Self.describe(status))")
         }
@@ -272,7 +273,7 @@ package final class WebPDecoder: AnimationDecoder {
     static func scaledSize(width: Int, height: Int, bitstream: WebPData, options: DecodeOptions,
                            refusal: AnimatedError) throws(AnimatedError) -> ImageSize {
         var features = WebPBitstreamFeatures()
-        guard WebPGetFeatures(bitstream.bytes, bitstream.size, &features) == VP8_STATUS_OK,
+        guard animplay_WebPGetFeatures(bitstream.bytes, bitstream.size, &features) == VP8_STATUS_OK,
               Int(features.width) == width, Int(features.height) == height else { throw refusal }
         let lossless = features.format == 2
         let perPixel = lossless ? 4 : features.has_alpha != 0 ? 2 : 0
@@ -306,7 +307,7 @@ package final class WebPDecoder: AnimationDecoder {
                 return (w, ht)
             }
             var w: Int32 = 0, ht: Int32 = 0
-            guard WebPGetInfo(h.baseAddress, h.count, &w, &ht) != 0 else { return nil }
+            guard animplay_WebPGetInfo(h.baseAddress, h.count, &w, &ht) != 0 else { return nil }
             return (Int(w), Int(ht))
         }
     }

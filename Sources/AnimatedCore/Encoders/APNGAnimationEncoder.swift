@@ -36,6 +36,7 @@ package final class APNGAnimationEncoder: AnimationEncoder {
 
     init(width: Int, height: Int, plays: Int, options: EncoderOptions, sink: any EncoderSink) throws(AnimatedError) {
         guard width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else { throw .output("APNG: canvas too large") }
+        if let why = animplay_png_load() { throw .system(String(cString: why)) }
         self.width = width; self.height = height; self.plays = plays; self.sink = sink
         before = PixelPlane(width: width, height: height)
         shown = PixelPlane(width: width, height: height)

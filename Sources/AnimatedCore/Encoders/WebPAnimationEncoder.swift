@@ -17,8 +17,9 @@ package final class WebPAnimationEncoder: AnimationEncoder {
 
     init(width: Int, height: Int, plays: Int, options: EncoderOptions, sink: any EncoderSink) throws(AnimatedError) {
         self.width = width; self.height = height; self.sink = sink
+        if let why = animplay_webp_load() { throw .system(String(cString: why)) }
         var anim = WebPAnimEncoderOptions()
-        guard WebPAnimEncoderOptionsInit(&anim) != 0, WebPConfigInit(&config) != 0 else {
+        guard animplay_WebPAnimEncoderOptionsInit(&anim) != 0, animplay_WebPConfigInit(&config) != 0 else {
             throw .system("libwebp: version mismatch")
         }
         // WebP's loop count is 16 bits: more plays than that are as good as forever, and are
@@ -35,42 +36,42 @@ package final class WebPAnimationEncoder: AnimationEncoder {
         // Lossless may change the colour of transparent pixels (invisible, smaller) unless told
         // to keep it (`exact`: frames decode byte for byte).
         config.exact = options.lossless && options.keepTransparentColor ? 1 : 0
-        guard WebPValidateConfig(&config) != 0 else { throw .output("WebP: invalid encoder settings") }
-        encoder = WebPAnimEncoderNew(Int32(width), Int32(height), &anim)
+        guard animplay_WebPValidateConfig(&config) != 0 else { throw .output("WebP: invalid encoder settings") }
+        encoder = animplay_WebPAnimEncoderNew(Int32(width), Int32(height), &anim)
         guard encoder != nil else { throw .system("WebP: out of memory") }
     }
 
-    deinit { if let encoder { WebPAnimEncoderDelete(encoder) } }
+    deinit { if let encoder { animplay_WebPAnimEncoderDelete(encoder) } }
 
     package func add(_ canvas: Canvas, durationMs: Double) throws(AnimatedError) {
         precondition(canvas.width == width && canvas.height == height, "frame size differs from the encoder's")
         guard let encoder else { preconditionFailure("add after finish") }
         var picture = WebPPicture()
-        guard WebPPictureInit(&picture) != 0 else { throw .system("libwebp: version mismatch") }
+        guard animplay_WebPPictureInit(&picture) != 0 else { throw .system("libwebp: version mismatch") }
         picture.use_argb = 1
         picture.width = Int32(width); picture.height = Int32(height)
-        defer { WebPPictureFree(&picture) }
-        guard WebPPictureImportRGBA(&picture, canvas.pixels.baseAddress, Int32(width * 4)) != 0 else {
+        defer { animplay_WebPPictureFree(&picture) }
+        guard animplay_WebPPictureImportRGBA(&picture, canvas.pixels.baseAddress, Int32(width * 4)) != 0 else {
             throw .system("WebP: out of memory")
         }
         let timestamp = Int32(clamping: schedule.writtenUnits)
-        guard WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else { throw failure(encoder) }
+        guard animplay_WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else { throw failure(encoder) }
         _ = schedule.next(durationMs)
         frames += 1
     }
 
     package func finish() throws(AnimatedError) {
         guard let encoder else { preconditionFailure("finish twice") }
-        defer { WebPAnimEncoderDelete(encoder); self.encoder = nil }
-        guard WebPAnimEncoderAdd(encoder, nil, Int32(clamping: schedule.writtenUnits), nil) != 0 else { throw failure(encoder) }
+        defer { animplay_WebPAnimEncoderDelete(encoder); self.encoder = nil }
+        guard animplay_WebPAnimEncoderAdd(encoder, nil, Int32(clamping: schedule.writtenUnits), nil) != 0 else { throw failure(encoder) }
         var data = WebPData()
-        guard WebPAnimEncoderAssemble(encoder, &data) != 0 else { throw failure(encoder) }
-        defer { WebPDataClear(&data) }
+        guard animplay_WebPAnimEncoderAssemble(encoder, &data) != 0 else { throw failure(encoder) }
+        defer { animplay_WebPDataClear(&data) }
         try sink.write(UnsafeRawBufferPointer(start: data.bytes, count: data.size))
     }
 
     private func failure(_ encoder: OpaquePointer) -> AnimatedError {
-        let message = WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? ""
+        let message = animplay_WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? ""
         return .output("WebP encoder: \(message.isEmpty ? "failed" : message)")
     }
 }

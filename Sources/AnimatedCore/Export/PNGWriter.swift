@@ -4,6 +4,7 @@ import CPNG
 public enum PNGWriter {
     /// The PNG file image of `canvas` (straight alpha, zlib `level` 0-9, adaptive row filters).
     public static func encode(_ canvas: Canvas, level: Int = 6) throws(AnimatedError) -> [UInt8] {
+        if let why = animplay_png_load() { throw .system(String(cString: why)) }
         var buffer = animplay_png_buffer()
         defer { animplay_png_buffer_free(&buffer) }
         let rc = animplay_png_encode(canvas.pixels.baseAddress, UInt32(canvas.width), UInt32(canvas.height),

@@ -13,6 +13,9 @@ typedef struct animplay_jpeg_header {
     int adobe;                  /* 1 when an Adobe APP14 marker was seen */
 } animplay_jpeg_header;
 
+/* libjpeg is loaded with dlopen by the first call of either function (CLazyLib's
+ * animplay_lazy.h); when it cannot be, they return -1 with why in `message`. */
+
 /* Reads the headers of the JPEG in data[0, size). Returns 0, or -1 with a message (128 bytes). */
 int animplay_jpeg_read_header(const unsigned char *data, size_t size, animplay_jpeg_header *header,
                               char *message);

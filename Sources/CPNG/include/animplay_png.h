@@ -25,14 +25,19 @@ typedef struct animplay_png_arena {
     size_t overflow_bytes;
 } animplay_png_arena;
 
+/* libpng is loaded with dlopen on first use (see CLazyLib's animplay_lazy.h), by any function
+ * below; this loads it now (once; any thread). NULL when it is ready, else why it is not
+ * (static text: "libpng is not installed (libpng16.so.16)"). */
+const char *animplay_png_load(void);
+
 /* Frees the arena's memory (it can be reused: the next decode allocates again). */
 void animplay_png_arena_release(animplay_png_arena *a);
 
 /* Decodes the PNG stream that `read` produces (its IHDR must say `width` x `height`) to 8-bit
  * RGBA with straight alpha: any colour type and bit depth, tRNS, Adam7; 16-bit samples are
  * rounded to 8 bits (v * 255 / 65535, to nearest); gamma is not applied. Row y is written to
- * out + y * stride. Returns 0, or -1 with a message in `message` (128 bytes); rows written
- * before an error keep their pixels.
+ * out + y * stride. Returns 0, or -1 with a message in `message` (128 bytes: also when libpng
+ * cannot be loaded); rows written before an error keep their pixels.
  *
  * libpng's memory comes from `arena` (reset here, so nothing of a previous image survives).
  * The reader checks the CRCs of the file's chunks itself, so libpng's CRC and Adler-32 checks

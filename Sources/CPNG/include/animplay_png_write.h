@@ -17,7 +17,8 @@ void animplay_png_buffer_free(animplay_png_buffer *b);
 
 /* Encodes 8-bit RGB rows (row y at rgb + y * stride) as a PNG appended to `out`, with zlib
  * `level` (0-9) and the "up" row filter (cheap, and good on frames that are mostly flat or
- * vertically smooth). Returns 0, or -1 (out of memory, libpng error). */
+ * vertically smooth). Returns 0, or -1 (out of memory, libpng error, libpng not loaded:
+ * animplay_png_load says why). */
 int animplay_png_encode_rgb(const unsigned char *rgb, uint32_t width, uint32_t height, size_t stride,
                             int level, animplay_png_buffer *out);
 

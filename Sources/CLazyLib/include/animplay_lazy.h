@@ -1,0 +1,25 @@
+#ifndef ANIMPLAY_LAZY_H
+#define ANIMPLAY_LAZY_H
+/* A C library loaded with dlopen on first use instead of linked: every library linked is loaded,
+ * relocated and initialised at each start of animplay, also when the run never needs it (a GIF
+ * played needs neither libpng, libjpeg nor libwebp: 0.4-1.0 ms of each start, measured with an
+ * empty program linked to them and without).
+ *
+ * A library's C target lists the functions it calls, one pointer each typed from the library's
+ * own declaration, calls them through the pointers, and loads them once (pthread_once) at each
+ * entry point before the first call, turning a failure into the entry point's error. */
+#include <stddef.h>
+
+typedef struct animplay_lazy_symbol {
+    const char *name;
+    void **slot;
+} animplay_lazy_symbol;
+
+/* Opens the first of `sonames` (NULL-terminated) that loads and fills every slot of `symbols`.
+ * NULL when all are there; else why not, as text kept in `message` (`library` names it for the
+ * user: "libwebp is not installed (libwebp.so.7)"). Meant to run once, under pthread_once. */
+const char *animplay_lazy_load(const char *library, const char *const *sonames,
+                               const animplay_lazy_symbol *symbols, size_t count,
+                               char *message, size_t message_size);
+
+#endif

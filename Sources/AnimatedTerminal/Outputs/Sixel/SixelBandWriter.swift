@@ -102,6 +102,12 @@ final class SixelBandWriter {
         begin(width: w, height: h, palette: palette)
         helper.length = 0
         helper.fitRows(w)
+        // Room for the whole image at once (a 1200×675 video frame's sixel is about 0.4 bytes
+        // a pixel), its lower half in the helper's: a buffer grown while the bands are written
+        // is copied onto fresh pages each time (three times from the first 64 KB), and pages
+        // past what is written are never touched.
+        reserve(w * h / 2)
+        helper.reserve(w * h / 4)
         let bands = SixelLowerBands(top: split, height: h)
         let lower = LowerHalf(writer: helper, indices: indices, bands: bands)
         // Bands this thread took from the bottom: their bytes follow the upper half's in

@@ -61,6 +61,11 @@ package final class SixelEncoder {
     /// The index plane of `encodeRows` (w × h), reused from frame to frame.
     private var plane: UnsafeMutablePointer<UInt8>
     private var planeCapacity = 0
+    /// The first frame's scratch pages (histograms, index plane), unmapped when the next frame
+    /// starts (see `ScratchPages.Later`).
+    private let later = ScratchPages.Later()
+    /// Mappings `later` holds (for tests).
+    package var scratchPagesWaiting: Int { later.count }
 
     package init(registers: Int = 256, background: BackgroundMode, terminalColor: (UInt8, UInt8, UInt8)? = nil) {
         self.registers = max(2, min(256, registers))
@@ -97,6 +102,7 @@ package final class SixelEncoder {
     /// a built palette's table keeps the entry of the first colour that filled each slot.
     package func encodeInPlace(rgb: UnsafePointer<UInt8>, width: Int, height: Int) -> UnsafeBufferPointer<UInt8> {
         let pixels = width * height
+        later.release()
         guard pixels > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
         encoded += 1
         if let shared {
@@ -161,7 +167,8 @@ package final class SixelEncoder {
     /// ready what the mapping needs (both maps' tables, the index plane's pages, the helper's
     /// band masks); then each thread maps its half into an index plane made for this frame only
     /// (`ScratchPages`) and writes its bands, the upper half's thread then taking the lower
-    /// half's last bands (`SixelLowerBands`: the lower half is often the harder).
+    /// half's last bands (`SixelLowerBands`: the lower half is often the harder). The index
+    /// plane's and the histograms' pages are unmapped when the next frame starts (`later`).
     ///
     /// The lower half is mapped with a map of its own, whose table entries this one then adopts
     /// where it has none: its table ends as one map of the whole frame would leave it (a slot
@@ -176,10 +183,11 @@ package final class SixelEncoder {
     /// CPU time (the medium benchmark video, 150 frames: 3.17 s against 2.93).
     private func encodeFirstInHalves(rgb: UnsafePointer<UInt8>, width: Int, height: Int) -> UnsafeBufferPointer<UInt8> {
         let pixels = width * height
-        return ScratchPages.with(bytes: pixels) { raw in
+        return ScratchPages.with(bytes: pixels, unmappingLater: later) { raw in
             let indices = raw.bindMemory(to: UInt8.self, capacity: pixels)
             let halves = FirstFrameHalves(upper: map, rgb: rgb, indices: indices, pixels: pixels)
-            let own = buildPalette(rgb: rgb, pixels: pixels, halves: true, alongsideCut: { halves.prepare(width: width) })
+            let own = buildPalette(rgb: rgb, pixels: pixels, halves: true, alongsideCut: { halves.prepare(width: width) },
+                                   unmappingLater: later)
             share(own)
             let map = map, palette = own.palette, exact = own.exact
             var error: UInt64 = 0
@@ -265,6 +273,7 @@ package final class SixelEncoder {
     package func encodeRows(width: Int, height: Int,
                             rows: (_ row: (_ rgb: UnsafePointer<UInt8>, _ y: Int) -> Bool) -> Void) -> UnsafeBufferPointer<UInt8>? {
         let pixels = width * height
+        later.release()
         guard let shared, pixels > 0 else { return nil }
         if map.palette != shared.palette || map.exact != shared.exact { map.setPalette(shared.palette, exact: shared.exact) }
         if planeCapacity < pixels {
@@ -310,14 +319,16 @@ package final class SixelEncoder {
     /// `halves`: the histogram counted in two halves on two threads (the same palette);
     /// `alongsideCut` runs on a thread of its own while a built palette is cut.
     private func buildPalette(rgb: UnsafePointer<UInt8>, pixels: Int, halves: Bool = false,
-                              alongsideCut: (@Sendable () -> Void)? = nil) -> (palette: [UInt8], exact: Bool) {
+                              alongsideCut: (@Sendable () -> Void)? = nil,
+                              unmappingLater later: ScratchPages.Later? = nil) -> (palette: [UInt8], exact: Bool) {
         palettesBuilt += 1
         if var exact = Self.distinctColours(rgb: rgb, pixels: pixels, limit: registers) {
             if exact.count == 3 { exact += exact }
             return (exact, true)
         }
         var palette = builder.palette(rgb: rgb, pixels: pixels, registers: registers,
-                                      helper: halves ? SixelPaletteBuilder() : nil, alongsideCut: alongsideCut)
+                                      helper: halves ? SixelPaletteBuilder() : nil, alongsideCut: alongsideCut,
+                                      unmappingLater: later)
         if palette.count == 3 { palette += palette }
         return (palette, false)
     }

@@ -5,8 +5,8 @@ import AnimatedCore
 /// over the background (in the scaling pass, for `AreaAverageScaler`) and encodes it with
 /// `SixelEncoder`; the frame buffer holds only the sixel bytes, zstd-compressed (`payload`;
 /// `sixel(of:using:)` gives them back), so later plays re-send them without encoding again.
-/// The first frame is held uncompressed (in a zstd frame all the same: `Zstd.stored`), for the
-/// screen waits for it.
+/// The first frame is held uncompressed, the sixel as it is (`holdsRawSixel`), for the screen
+/// waits for it.
 ///
 /// Why compressed: an enlarged frame's sixel is large (about 300 KB at 1200×675, 50 MB for
 /// the 150-frame benchmark video), more than the buffer's budget, so later plays encoded most
@@ -50,6 +50,9 @@ package final class SixelFramePreparer: FrameScaler {
         var rowFailures = 0, wholeFrames = 0
         /// Frames prepared so far.
         var prepared = 0
+        /// The first frame's RGB pages, unmapped when the next frame starts (see
+        /// `ScratchPages.Later`).
+        let later = ScratchPages.Later()
         init(_ encoder: SixelEncoder) { self.encoder = encoder }
         deinit { pixels.deallocate() }
 
@@ -69,6 +72,7 @@ package final class SixelFramePreparer: FrameScaler {
         let w = max(1, size.width), h = max(1, size.height)
         let (payload, stored) = state.withLock { state -> ([UInt8], Bool) in
             let encoder = state.encoder
+            state.later.release()
             let background = encoder.background, terminalColor = encoder.terminalColor
             // Only rows with translucent pixels are flattened (the others are scaled to RGB).
             let flatten: AreaAverageScaler.RowFlattener = { rgba, y, rgb in
@@ -93,7 +97,7 @@ package final class SixelFramePreparer: FrameScaler {
                     }
                     // The first frame's rows in halves on two threads, as its bands (`SixelEncoder`).
                     let halves = state.prepared == 0 && w * h >= SixelEncoder.halvesPixels
-                    sixel = ScratchPages.with(bytes: w * h * 4) { raw in
+                    sixel = ScratchPages.with(bytes: w * h * 4, unmappingLater: halves ? state.later : nil) { raw in
                         let buf = raw.bindMemory(to: UInt8.self, capacity: w * h * 4)
                         area.scale(canvas, width: w, height: h, intoRGB: buf, halves: halves, flatten: flatten)
                         return encoder.encodeInPlace(rgb: buf, width: w, height: h)
@@ -116,8 +120,8 @@ package final class SixelFramePreparer: FrameScaler {
             let bytes = UnsafeRawBufferPointer(start: base, count: sixel.count)
             // The first frame: nothing is on screen yet, and compressing it took as long as
             // writing its bands (3 ms at 1200×675), decompressing it another 0.4: it is held as
-            // it is, in a zstd frame of raw blocks (four times the bytes, for one frame).
-            return first ? (Zstd.stored(bytes), true) : (state.compressor.compress(bytes), false)
+            // it is (four times the bytes, for one frame), and written from where it is held.
+            return first ? ([UInt8](bytes), true) : (state.compressor.compress(bytes), false)
         }
         return ScaledFrame(index: index, size: RenderSize(width: w, height: h), pixels: [], payload: payload,
                            typicalSize: !stored)
@@ -128,13 +132,19 @@ package final class SixelFramePreparer: FrameScaler {
         sixel(of: frame, between: [], and: [], using: decompressor)
     }
 
+    /// Whether `frame` holds its sixel as it is rather than compressed (the first frame): it
+    /// then starts with the DCS's ESC, where a zstd frame starts with its magic number (28 B5
+    /// 2F FD).
+    package static func holdsRawSixel(_ frame: ScaledFrame) -> Bool { frame.payload.first == 0x1B }
+
     /// `prefix`, the sixel image of `frame` and `suffix` in one array: the only copy a frame
     /// written to the terminal needs (its length from the zstd frame's header, decompressed
     /// straight into it, nothing zero-filled first). Empty if the frame holds no sixel or a
     /// damaged one.
     package static func sixel(of frame: ScaledFrame, between prefix: [UInt8], and suffix: [UInt8],
                               using decompressor: Zstd.Decompressor) -> [UInt8] {
-        frame.payload.withUnsafeBytes { payload in
+        if holdsRawSixel(frame) { return prefix + frame.payload + suffix }
+        return frame.payload.withUnsafeBytes { payload in
             guard let n = Zstd.Decompressor.contentSize(payload), n > 0,
                   n <= Self.largestSixel(frame.size) else { return [] }
             var ok = true

@@ -38,11 +38,12 @@ final class SixelPaletteBuilder {
     /// `helper` (another builder), the histogram of the second half of the pixels is counted by
     /// it on a thread of its own meanwhile, then added in: the same palette (see `add`). With
     /// `alongsideCut`, that runs on a thread of its own while the histogram is cut into the
-    /// palette (one core's work, about 2 ms at 1200×675).
+    /// palette (one core's work, about 2 ms at 1200×675). With `unmappingLater`, the
+    /// histograms' pages are left for it to unmap.
     func palette(rgb: UnsafePointer<UInt8>, pixels n: Int, registers: Int, helper: SixelPaletteBuilder? = nil,
-                 alongsideCut: (@Sendable () -> Void)? = nil) -> [UInt8] {
+                 alongsideCut: (@Sendable () -> Void)? = nil, unmappingLater later: ScratchPages.Later? = nil) -> [UInt8] {
         let bytes = Self.histogramBytes
-        return ScratchPages.with(bytes: helper == nil ? bytes : 2 * bytes) { raw in
+        return ScratchPages.with(bytes: helper == nil ? bytes : 2 * bytes, unmappingLater: later) { raw in
             attach(raw)
             helper?.attach(raw + bytes)
             defer { detach(); helper?.detach() }

@@ -48,39 +48,6 @@ package enum Zstd {
         }
     }
 
-    /// `bytes` in a zstd frame without compression (RFC 8878 raw blocks): for a frame that must
-    /// not wait for the compressor (the first image, with nothing on screen yet). `Decompressor`
-    /// reads it back as any other frame, at the cost of a copy. A single-segment header with a
-    /// 4-byte content size, then blocks of at most 128 KiB, each a 3-byte header (last-block
-    /// bit, type 0 = raw, size) and the bytes.
-    package static func stored(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        precondition(bytes.count <= Int(UInt32.max), "zstd stored frame: over 4 GB")
-        let blockSize = 1 << 17
-        let blocks = max(1, (bytes.count + blockSize - 1) / blockSize)
-        let total = 4 + 1 + 4 + blocks * 3 + bytes.count
-        return [UInt8](unsafeUninitializedCapacity: total) { out, count in
-            let o = out.baseAddress!
-            var p = 0
-            func put(_ value: UInt32, _ n: Int) {
-                for k in 0..<n { o[p + k] = UInt8(truncatingIfNeeded: value >> (8 * k)) }
-                p += n
-            }
-            put(0xFD2F_B528, 4)                 // magic number
-            put(0xA0, 1)                        // descriptor: 4-byte content size, single segment
-            put(UInt32(bytes.count), 4)
-            var offset = 0
-            repeat {
-                let n = min(blockSize, bytes.count - offset)
-                let last: UInt32 = offset + n == bytes.count ? 1 : 0
-                put(UInt32(n) << 3 | last, 3)   // block type 0 (raw) in bits 1-2
-                if n > 0 { (o + p).update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset, count: n) }
-                p += n
-                offset += n
-            } while offset < bytes.count
-            count = p
-        }
-    }
-
     /// Decompresses whole frames through a reused context. Not thread-safe: one user at a time.
     package final class Decompressor {
         private let context: OpaquePointer

@@ -3,8 +3,9 @@ import Foundation
 @testable import AnimatedNet
 @testable import AnimatedTerminal
 
-/// Seeded randomness for tests. Each test draws a fresh seed (or takes ANIMPLAY_TEST_SEED) and
-/// prints it, so a failure on any machine can be repeated exactly; failure messages carry it too.
+/// Seeded randomness for tests. Each test's seed is its name's hash, so every run draws the same
+/// values (a test passes or fails the same way each time); ANIMPLAY_TEST_SEED replaces it, to
+/// try other draws. The seed is printed and failure messages carry it.
 struct TestRandom: RandomNumberGenerator, CustomStringConvertible {
     let seed: UInt64
     private var mix: SplitMix
@@ -12,7 +13,12 @@ struct TestRandom: RandomNumberGenerator, CustomStringConvertible {
     /// `name` labels the printed seed (the test's name).
     init(_ name: String) {
         let env = ProcessInfo.processInfo.environment["ANIMPLAY_TEST_SEED"].flatMap { UInt64($0) }
-        self.init(seed: env ?? UInt64.random(in: 0...UInt64.max), name: name)
+        self.init(seed: env ?? Self.seed(named: name), name: name)
+    }
+
+    /// FNV-1a of the name's UTF-8: fixed across runs, machines and toolchains (unlike `hashValue`).
+    static func seed(named name: String) -> UInt64 {
+        name.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
     }
 
     init(seed: UInt64, name: String) {

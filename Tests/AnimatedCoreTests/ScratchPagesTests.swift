@@ -50,9 +50,9 @@ import Glibc
         #expect(!mapped(r, n))
     }
 
-    /// The first sixel frame in halves leaves its histograms' and index plane's pages mapped
-    /// until the next frame is encoded (they were unmapped before it was handed over); a later
-    /// frame leaves none.
+    /// The first sixel frame in halves leaves its histograms' and index plane's pages mapped, and
+    /// its lower half's map and writer, until the next frame is encoded (they were given back
+    /// before it was handed over); a later frame leaves none.
     @Test func theFirstSixelFramesScratchPagesGoWhenTheNextFrameIsEncoded() {
         let w = 640, h = 420                               // past SixelEncoder.halvesPixels
         #expect(w * h >= SixelEncoder.halvesPixels)
@@ -63,9 +63,9 @@ import Glibc
         }
         let encoder = SixelEncoder(background: .terminal)
         let first = rgb.withUnsafeBufferPointer { Array(encoder.encodeInPlace(rgb: $0.baseAddress!, width: w, height: h)) }
-        #expect(encoder.scratchPagesWaiting == 2)
+        #expect(encoder.scratchWaiting == 3)
         let second = rgb.withUnsafeBufferPointer { Array(encoder.encodeInPlace(rgb: $0.baseAddress!, width: w, height: h)) }
-        #expect(encoder.scratchPagesWaiting == 0)
+        #expect(encoder.scratchWaiting == 0)
         #expect(first.starts(with: [0x1B, 0x50]) && second.starts(with: [0x1B, 0x50]))
     }
 }

@@ -53,9 +53,11 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         // openat and the registry of partial cache files removed on signals and exit.
         .target(name: "CFileGuard", path: "Sources/CFileGuard"),
+        // Threads started on another core than their creator's (cpu_set_t's macros are C only).
+        .target(name: "CThreadStart", path: "Sources/CThreadStart"),
         .target(
             name: "AnimatedCore",
-            dependencies: ["CGIF", "CPNG", "CJPEG", "CAVIF", "CWebP", "CImageQuant"]
+            dependencies: ["CGIF", "CPNG", "CJPEG", "CAVIF", "CWebP", "CImageQuant", "CThreadStart"]
         ),
         .target(name: "AnimatedTerminal", dependencies: ["AnimatedCore", "CPNG", "CZlib", "CZstd"]),
         .target(name: "AnimatedNet", dependencies: ["AnimatedCore", "CCurl", "CZlib", "CFileGuard"]),
@@ -74,7 +76,7 @@ let package = Package(
         .target(name: "AnimatedTestSupport", dependencies: ["AnimatedCore", "AnimatedTerminal"]),
         .testTarget(name: "AnimatedCoreTests",
                     dependencies: ["AnimatedCore", "AnimatedTerminal", "AnimatedNet", "AnimatedTestSupport", "CWebP",
-                                   "CLazyLib",
+                                   "CLazyLib", "CThreadStart",
                                    // The exit statuses the hostile fixtures name are the CLI's policy.
                                    "animplay"],
                     // libwebpdemux's WebPAnimDecoder, the reference WebPAnimDecoderTests compares

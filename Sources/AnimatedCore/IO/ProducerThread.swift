@@ -1,3 +1,4 @@
+import CThreadStart
 #if canImport(Glibc)
 import Glibc
 /// What `pthread_create` stores.
@@ -8,7 +9,9 @@ typealias ThreadHandle = pthread_t?
 #endif
 
 /// A pthread running one closure: the frame buffer's producer (joined), or a spool's reader
-/// (detached, see `DetachedThread`).
+/// (detached, see `DetachedThread`). It starts on another core than its creator's when there
+/// is one (`animplay_thread_create_elsewhere`: here, a new thread otherwise waited up to 4 ms
+/// on its creator's core while the creator went on working).
 ///
 /// The closure is `sending`: whatever it captures (the decoder, the compositor) belongs to the
 /// new thread alone, which is what lets non-Sendable decoders run off the display thread.
@@ -30,7 +33,7 @@ final class ProducerThread {
     /// Starts `body` on a new thread. A thread the system refuses (EAGAIN: thread or memory
     /// limits) is an `AnimatedError.Kind.system` error, not a fault of the image.
     /// `what` names the thread in the error.
-    init(spawn: Spawn = { pthread_create($0, nil, $1, $2) }, what: String = "decoding",
+    init(spawn: Spawn = { animplay_thread_create_elsewhere($0, $1, $2) }, what: String = "decoding",
          _ body: sending @escaping () -> Void) throws(AnimatedError) {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         #if canImport(Glibc)

@@ -79,15 +79,18 @@ package final class InlineImageOutput: FrameOutput {
         out += sink.saveCursor
         out += sink.cursorTo(row: layout.row, column: layout.column)
         let suffix = sink.restoreCursor + Array("\u{1B}[?2026l".utf8)
-        if kind == .sixel && !terminal.tmuxPassthrough && SixelFramePreparer.holdsRawSixel(frame) {
-            // The first frame: written from where it is held, between the two (copied into one
-            // array, its 300 KB at 1200×675 took 0.3 ms on fresh pages, before the first image).
-            sink.write(out)
-            sink.write(frame.payload)
-            out = suffix
-        } else if kind == .sixel && !terminal.tmuxPassthrough {
-            // One array of the frame's size, the sixel decompressed into it in place.
-            out = SixelFramePreparer.sixel(of: frame, between: out, and: suffix, using: decompressor)
+        if kind == .sixel && !terminal.tmuxPassthrough {
+            if SixelFramePreparer.holdsRawSixel(frame) {
+                // The first frame: written from where it is held, between the two (copied into
+                // one array, its 300 KB at 1200×675 took 0.3 ms on fresh pages, before the first
+                // image).
+                sink.write(out)
+                sink.write(frame.payload)
+                out = suffix
+            } else {
+                // One array of the frame's size, the sixel decompressed into it in place.
+                out = SixelFramePreparer.sixel(of: frame, between: out, and: suffix, using: decompressor)
+            }
         } else {
             out += image(frame, layout: layout, moveCursor: false)
             out += suffix

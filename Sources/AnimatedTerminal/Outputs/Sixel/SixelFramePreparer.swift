@@ -70,7 +70,7 @@ package final class SixelFramePreparer: FrameScaler {
 
     package func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
         let w = max(1, size.width), h = max(1, size.height)
-        let (payload, stored) = state.withLock { state -> ([UInt8], Bool) in
+        let (payload, raw) = state.withLock { state -> ([UInt8], Bool) in
             let encoder = state.encoder
             state.later.release()
             let background = encoder.background, terminalColor = encoder.terminalColor
@@ -124,7 +124,7 @@ package final class SixelFramePreparer: FrameScaler {
             return first ? ([UInt8](bytes), true) : (state.compressor.compress(bytes), false)
         }
         return ScaledFrame(index: index, size: RenderSize(width: w, height: h), pixels: [], payload: payload,
-                           typicalSize: !stored)
+                           typicalSize: !raw)
     }
 
     /// The sixel image (DCS … ST) of a frame this preparer made; empty if it holds none.

@@ -47,6 +47,17 @@ enum EarlyStart {
         guess.withLock { $0 = started }
     }
 
+    /// The arguments `play` would parse, when `arguments` allow a guess and none of them could
+    /// be taken for a subcommand by the root's parser (a file named `info` or `help`): the
+    /// root then has nothing but `play` to do, and `play` may parse them as the root command.
+    static func playArguments(_ arguments: [String]) -> [String]? {
+        guard guessedFile(arguments) != nil else { return nil }
+        var rest = arguments[...]
+        if rest.first == Play._commandName { rest = rest.dropFirst() }
+        let names = Animplay.configuration.subcommands.map { $0._commandName } + ["help"]
+        return rest.contains(where: { names.contains($0) }) ? nil : Array(rest)
+    }
+
     /// The one regular file `arguments` name, if they allow a guess (see the type's doc).
     static func guessedFile(_ arguments: [String]) -> String? {
         var arguments = arguments[...]

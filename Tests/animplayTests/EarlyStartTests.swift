@@ -51,6 +51,32 @@ import Glibc
         }
     }
 
+    /// A guessed play's arguments are parsed by `play` as the root command (`Animplay.main`):
+    /// only when no argument could be a subcommand, and with the options the root would have
+    /// handed `play`.
+    @Test func aGuessedPlayIsParsedAsTheRootWouldParseIt() throws {
+        try Self.withFiles { _, a, b in
+            #expect(EarlyStart.playArguments([a]) == [a])
+            #expect(EarlyStart.playArguments(["play", "--speed=2", a]) == ["--speed=2", a])
+            for arguments in [[a, "help"], [a, "dump"], ["--fill", a, "info"], [a, b], ["info", a], ["--help", a]] {
+                #expect(EarlyStart.playArguments(arguments) == nil, "\(arguments)")
+            }
+            for arguments in [[a], ["play", a, "--loop", "3"], ["--graphics", "sixel", "--fill", a, "--speed", "2"],
+                              ["--status", "--size", "40x10", "--", a], ["--no-cache", a, "--bg", "#102030", "--dither", "none", "--mode", "bounce"]] {
+                let playArguments = try #require(EarlyStart.playArguments(arguments))
+                let direct = try #require(try Play.parseAsRoot(playArguments) as? Play)
+                let viaRoot = try #require(try Animplay.parseAsRoot(arguments) as? Play)
+                #expect(String(describing: direct) == String(describing: viaRoot), "\(arguments)")
+                #expect(direct.source.files == viaRoot.source.files && direct.plays == viaRoot.plays)
+            }
+            // (The descriptions hold the options' values: they differ when an option does.)
+            #expect(String(describing: try Play.parse([a])) != String(describing: try Play.parse([a, "--loop", "3"])))
+            // What play refuses, it refuses as the root does (the CLI then reports the root's error).
+            #expect(throws: (any Error).self) { try Play.parseAsRoot([a, "--loop", "-1"]) }
+            #expect(throws: (any Error).self) { try Animplay.parseAsRoot([a, "--loop", "-1"]) }
+        }
+    }
+
     @Test func onlyThePlayedFileTakesTheGuessAndAnyOtherDropsIt() throws {
         try Self.withFiles { _, a, b in
             EarlyStart.start([a])

@@ -33,10 +33,10 @@ let package = Package(
         .target(name: "CJPEG", dependencies: ["CLazyLib"], path: "Sources/CJPEG"),
         // libavif (dav1d inside, libavif-dev), loaded with dlopen on the first AVIF (see
         // animplay_avif.c): headers only at build time, no link.
-        .target(name: "CAVIF", path: "Sources/CAVIF"),
+        .target(name: "CAVIF", dependencies: ["CLazyLib"], path: "Sources/CAVIF"),
         // libimagequant quantises GIF frames of more than 256 colours (libimagequant-dev), loaded
         // with dlopen on the first GIF encoded (see animplay_liq.c): headers only, no link.
-        .target(name: "CImageQuant", path: "Sources/CImageQuant"),
+        .target(name: "CImageQuant", dependencies: ["CLazyLib"], path: "Sources/CImageQuant"),
         // libwebp, libwebpdemux and libwebpmux (libwebp-dev), loaded on first use.
         .target(name: "CWebP", dependencies: ["CLazyLib"], path: "Sources/CWebP"),
         // zlib for kitty graphics payloads (o=z).
@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "AnimatedTestSupport", dependencies: ["AnimatedCore", "AnimatedTerminal"]),
         .testTarget(name: "AnimatedCoreTests",
                     dependencies: ["AnimatedCore", "AnimatedTerminal", "AnimatedNet", "AnimatedTestSupport", "CWebP",
-                                   "CLazyLib", "CThreadStart",
+                                   "CLazyLib", "CThreadStart", "CImageQuant",
                                    // The exit statuses the hostile fixtures name are the CLI's policy.
                                    "animplay"],
                     // libwebpdemux's WebPAnimDecoder, the reference WebPAnimDecoderTests compares

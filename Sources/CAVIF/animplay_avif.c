@@ -9,7 +9,7 @@
  * used: the soname for the headers' version is tried first, then libavif-dev's unversioned link,
  * and the loaded library's avifVersion() must match the headers' major.minor. */
 #include "animplay_avif.h"
-#include <dlfcn.h>
+#include "animplay_lazy.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,9 +23,12 @@
 /* One pointer per function, typed from libavif's own declaration. */
 #define ANIMPLAY_AVIF_POINTER(name) static __typeof__(&name) p_##name;
 ANIMPLAY_AVIF_FUNCTIONS(ANIMPLAY_AVIF_POINTER)
+ANIMPLAY_AVIF_POINTER(avifVersion)
+#define ANIMPLAY_AVIF_SYMBOL(name) { #name, (void **)&p_##name, 0 },
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const char *failure = "libavif was not loaded";
+static char failure_text[128];
 
 /* libavif 1.x keeps soname 16; 0.11 was 15, 0.10 14, 0.9 13. */
 #if AVIF_VERSION_MAJOR >= 1
@@ -38,22 +41,22 @@ static const char *failure = "libavif was not loaded";
 #define ANIMPLAY_AVIF_SONAME "libavif.so.13"
 #endif
 
+/* The version first (another minor version may lack a function: the message says why), then
+ * the functions, from the same library (a second dlopen of a soname returns the same handle). */
 static void load(void) {
-    void *lib = dlopen(ANIMPLAY_AVIF_SONAME, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) lib = dlopen("libavif.so", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) { failure = "libavif is not installed (" ANIMPLAY_AVIF_SONAME ")"; return; }
-    const char *(*version)(void) = (const char *(*)(void))dlsym(lib, "avifVersion");
+    static const char *const sonames[] = { ANIMPLAY_AVIF_SONAME, "libavif.so", NULL };
+    const animplay_lazy_symbol version[] = { ANIMPLAY_AVIF_SYMBOL(avifVersion) };
+    failure = animplay_lazy_load("libavif", sonames, version, 1, failure_text, sizeof failure_text);
+    if (failure) return;
     char expected[32];
     snprintf(expected, sizeof expected, "%d.%d.", AVIF_VERSION_MAJOR, AVIF_VERSION_MINOR);
-    if (!version || strncmp(version(), expected, strlen(expected)) != 0) {
+    if (strncmp(p_avifVersion(), expected, strlen(expected)) != 0) {
         failure = "the installed libavif is not the version animplay was built with";
         return;
     }
-#define ANIMPLAY_AVIF_RESOLVE(name) \
-    p_##name = (__typeof__(&name))dlsym(lib, #name); \
-    if (!p_##name) { failure = "libavif lacks " #name; return; }
-    ANIMPLAY_AVIF_FUNCTIONS(ANIMPLAY_AVIF_RESOLVE)
-    failure = NULL;
+    const animplay_lazy_symbol symbols[] = { ANIMPLAY_AVIF_FUNCTIONS(ANIMPLAY_AVIF_SYMBOL) };
+    failure = animplay_lazy_load("libavif", sonames, symbols, sizeof symbols / sizeof symbols[0],
+                                 failure_text, sizeof failure_text);
 }
 
 const char *animplay_avif_load(void) {

@@ -4,7 +4,7 @@
  * mapped both (about 0.35 MB of resident pages, libgomp's initialisation) even to play a file.
  * The soname has been libimagequant.so.0 since 2.x (the C library and the Rust rewrite alike). */
 #include "animplay_liq.h"
-#include <dlfcn.h>
+#include "animplay_lazy.h"
 #include <pthread.h>
 
 #define ANIMPLAY_LIQ_FUNCTIONS(X) \
@@ -16,22 +16,23 @@
 
 #define ANIMPLAY_LIQ_POINTER(name) static __typeof__(&name) p_##name;
 ANIMPLAY_LIQ_FUNCTIONS(ANIMPLAY_LIQ_POINTER)
+#define ANIMPLAY_LIQ_SYMBOL(name) { #name, (void **)&p_##name, 0 },
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const char *failure = "libimagequant was not loaded";
+static char failure_text[128];
 static void (*set_omp_threads)(int);
 
 static void load(void) {
-    void *lib = dlopen("libimagequant.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) lib = dlopen("libimagequant.so", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) { failure = "libimagequant is not installed (libimagequant.so.0)"; return; }
-#define ANIMPLAY_LIQ_RESOLVE(name) \
-    p_##name = (__typeof__(&name))dlsym(lib, #name); \
-    if (!p_##name) { failure = "libimagequant lacks " #name; return; }
-    ANIMPLAY_LIQ_FUNCTIONS(ANIMPLAY_LIQ_RESOLVE)
-    /* Searched in libimagequant's own dependencies (libgomp is loaded local to it). */
-    set_omp_threads = (void (*)(int))dlsym(lib, "omp_set_num_threads");
-    failure = NULL;
+    static const char *const sonames[] = { "libimagequant.so.0", "libimagequant.so", NULL };
+    const animplay_lazy_symbol symbols[] = {
+        ANIMPLAY_LIQ_FUNCTIONS(ANIMPLAY_LIQ_SYMBOL)
+        /* Found in libimagequant's own dependencies (libgomp is loaded local to it), when its
+         * build uses OpenMP. */
+        { "omp_set_num_threads", (void **)&set_omp_threads, 1 },
+    };
+    failure = animplay_lazy_load("libimagequant", sonames, symbols, sizeof symbols / sizeof symbols[0],
+                                 failure_text, sizeof failure_text);
 }
 
 const char *animplay_liq_load(void) {
@@ -39,7 +40,11 @@ const char *animplay_liq_load(void) {
     return failure;
 }
 
-void animplay_liq_one_thread(void) { if (set_omp_threads) set_omp_threads(1); }
+int animplay_liq_one_thread(void) {
+    if (!set_omp_threads) return 0;
+    set_omp_threads(1);
+    return 1;
+}
 
 liq_attr *animplay_liq_attr_create(void) { return p_liq_attr_create(); }
 void animplay_liq_attr_destroy(liq_attr *a) { p_liq_attr_destroy(a); }

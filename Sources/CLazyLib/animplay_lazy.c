@@ -15,7 +15,7 @@ const char *animplay_lazy_load(const char *library, const char *const *sonames,
     }
     for (size_t i = 0; i < count; i++) {
         *symbols[i].slot = dlsym(handle, symbols[i].name);
-        if (*symbols[i].slot == NULL) {
+        if (*symbols[i].slot == NULL && !symbols[i].optional) {
             /* A library too old for what animplay calls; it stays loaded (harmless, and a
              * dlclose could unmap what another thread resolved from it). */
             snprintf(message, message_size, "the installed %s lacks %s", library, symbols[i].name);

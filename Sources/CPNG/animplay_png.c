@@ -19,7 +19,7 @@
 /* libpng's functions, resolved once by animplay_png_load (see png_lazy.h). */
 #define ANIMPLAY_PNG_DEFINE(name) __typeof__(&name) p_##name;
 ANIMPLAY_PNG_FUNCTIONS(ANIMPLAY_PNG_DEFINE)
-#define ANIMPLAY_PNG_SYMBOL(name) { #name, (void **)&p_##name },
+#define ANIMPLAY_PNG_SYMBOL(name) { #name, (void **)&p_##name, 0 },
 /* libpng16.so.16 for the headers of libpng 1.6. */
 #define ANIMPLAY_PNG_TEXT(x) #x
 #define ANIMPLAY_PNG_SONAME(n) "libpng" ANIMPLAY_PNG_TEXT(n) ".so." ANIMPLAY_PNG_TEXT(n)

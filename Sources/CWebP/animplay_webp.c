@@ -17,7 +17,7 @@
 ANIMPLAY_WEBP_FUNCTIONS(ANIMPLAY_WEBP_POINTER)
 ANIMPLAY_WEBPDEMUX_FUNCTIONS(ANIMPLAY_WEBP_POINTER)
 ANIMPLAY_WEBPMUX_FUNCTIONS(ANIMPLAY_WEBP_POINTER)
-#define ANIMPLAY_WEBP_SYMBOL(name) { #name, (void **)&p_##name },
+#define ANIMPLAY_WEBP_SYMBOL(name) { #name, (void **)&p_##name, 0 },
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const char *failure;

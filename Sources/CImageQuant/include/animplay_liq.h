@@ -13,8 +13,9 @@ const char *animplay_liq_load(void);
  * or remap), and libgomp's idle threads spin-wait between them: measured, 38 % of the CPU time of
  * a 40-frame conversion went to spinning. One thread for the calling thread's OpenMP regions
  * stops that (OpenMP settings are per thread: called before each use). A libimagequant without
- * OpenMP has no libgomp: then this does nothing. */
-void animplay_liq_one_thread(void);
+ * OpenMP has no libgomp: then this does nothing. 1 when it set the threads, 0 when there is no
+ * libgomp to set. */
+int animplay_liq_one_thread(void);
 
 liq_attr *animplay_liq_attr_create(void);
 void animplay_liq_attr_destroy(liq_attr *attr);

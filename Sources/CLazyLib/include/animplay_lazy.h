@@ -13,6 +13,9 @@
 typedef struct animplay_lazy_symbol {
     const char *name;
     void **slot;
+    /* 1: the library may lack it (its slot is then left NULL): a function of a dependency that
+     * only some builds bring (libimagequant's libgomp). */
+    int optional;
 } animplay_lazy_symbol;
 
 /* Opens the first of `sonames` (NULL-terminated) that loads and fills every slot of `symbols`.

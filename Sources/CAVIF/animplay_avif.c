@@ -24,7 +24,6 @@
 #define ANIMPLAY_AVIF_POINTER(name) static __typeof__(&name) p_##name;
 ANIMPLAY_AVIF_FUNCTIONS(ANIMPLAY_AVIF_POINTER)
 ANIMPLAY_AVIF_POINTER(avifVersion)
-#define ANIMPLAY_AVIF_SYMBOL(name) { #name, (void **)&p_##name, 0 },
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const char *failure = "libavif was not loaded";
@@ -45,7 +44,7 @@ static char failure_text[128];
  * the functions, from the same library (a second dlopen of a soname returns the same handle). */
 static void load(void) {
     static const char *const sonames[] = { ANIMPLAY_AVIF_SONAME, "libavif.so", NULL };
-    const animplay_lazy_symbol version[] = { ANIMPLAY_AVIF_SYMBOL(avifVersion) };
+    const animplay_lazy_symbol version[] = { ANIMPLAY_LAZY_SYMBOL(avifVersion) };
     failure = animplay_lazy_load("libavif", sonames, version, 1, failure_text, sizeof failure_text);
     if (failure) return;
     char expected[32];
@@ -54,7 +53,7 @@ static void load(void) {
         failure = "the installed libavif is not the version animplay was built with";
         return;
     }
-    const animplay_lazy_symbol symbols[] = { ANIMPLAY_AVIF_FUNCTIONS(ANIMPLAY_AVIF_SYMBOL) };
+    const animplay_lazy_symbol symbols[] = { ANIMPLAY_AVIF_FUNCTIONS(ANIMPLAY_LAZY_SYMBOL) };
     failure = animplay_lazy_load("libavif", sonames, symbols, sizeof symbols / sizeof symbols[0],
                                  failure_text, sizeof failure_text);
 }

@@ -16,7 +16,6 @@
 
 #define ANIMPLAY_LIQ_POINTER(name) static __typeof__(&name) p_##name;
 ANIMPLAY_LIQ_FUNCTIONS(ANIMPLAY_LIQ_POINTER)
-#define ANIMPLAY_LIQ_SYMBOL(name) { #name, (void **)&p_##name, 0 },
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const char *failure = "libimagequant was not loaded";
@@ -26,7 +25,7 @@ static void (*set_omp_threads)(int);
 static void load(void) {
     static const char *const sonames[] = { "libimagequant.so.0", "libimagequant.so", NULL };
     const animplay_lazy_symbol symbols[] = {
-        ANIMPLAY_LIQ_FUNCTIONS(ANIMPLAY_LIQ_SYMBOL)
+        ANIMPLAY_LIQ_FUNCTIONS(ANIMPLAY_LAZY_SYMBOL)
         /* Found in libimagequant's own dependencies (libgomp is loaded local to it), when its
          * build uses OpenMP. */
         { "omp_set_num_threads", (void **)&set_omp_threads, 1 },

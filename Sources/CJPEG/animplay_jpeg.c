@@ -13,7 +13,6 @@
     X(jpeg_read_header) X(jpeg_start_decompress) X(jpeg_read_scanlines) X(jpeg_finish_decompress)
 #define ANIMPLAY_JPEG_POINTER(name) static __typeof__(&name) p_##name;
 ANIMPLAY_JPEG_FUNCTIONS(ANIMPLAY_JPEG_POINTER)
-#define ANIMPLAY_JPEG_SYMBOL(name) { #name, (void **)&p_##name, 0 },
 /* The soname of the ABI the headers describe (62 for libjpeg62-turbo, 80 for a jpeg8 build). */
 #define ANIMPLAY_JPEG_TEXT(x) #x
 #define ANIMPLAY_JPEG_SONAME(version) "libjpeg.so." ANIMPLAY_JPEG_TEXT(version)
@@ -24,7 +23,7 @@ static char failure_text[128];
 
 static void load(void) {
     static const char *const sonames[] = { ANIMPLAY_JPEG_SONAME(JPEG_LIB_VERSION), "libjpeg.so", NULL };
-    const animplay_lazy_symbol symbols[] = { ANIMPLAY_JPEG_FUNCTIONS(ANIMPLAY_JPEG_SYMBOL) };
+    const animplay_lazy_symbol symbols[] = { ANIMPLAY_JPEG_FUNCTIONS(ANIMPLAY_LAZY_SYMBOL) };
     failure = animplay_lazy_load("libjpeg", sonames, symbols, sizeof symbols / sizeof symbols[0],
                                  failure_text, sizeof failure_text);
 }

@@ -19,7 +19,6 @@
 /* libpng's functions, resolved once by animplay_png_load (see png_lazy.h). */
 #define ANIMPLAY_PNG_DEFINE(name) __typeof__(&name) p_##name;
 ANIMPLAY_PNG_FUNCTIONS(ANIMPLAY_PNG_DEFINE)
-#define ANIMPLAY_PNG_SYMBOL(name) { #name, (void **)&p_##name, 0 },
 /* libpng16.so.16 for the headers of libpng 1.6. */
 #define ANIMPLAY_PNG_TEXT(x) #x
 #define ANIMPLAY_PNG_SONAME(n) "libpng" ANIMPLAY_PNG_TEXT(n) ".so." ANIMPLAY_PNG_TEXT(n)
@@ -30,7 +29,7 @@ static char animplay_png_failure_text[128];
 
 static void animplay_png_load_once(void) {
     static const char *const sonames[] = { ANIMPLAY_PNG_SONAME(PNG_LIBPNG_VER_DLLNUM), "libpng.so", NULL };
-    const animplay_lazy_symbol symbols[] = { ANIMPLAY_PNG_FUNCTIONS(ANIMPLAY_PNG_SYMBOL) };
+    const animplay_lazy_symbol symbols[] = { ANIMPLAY_PNG_FUNCTIONS(ANIMPLAY_LAZY_SYMBOL) };
     animplay_png_failure = animplay_lazy_load("libpng", sonames, symbols, sizeof symbols / sizeof symbols[0],
                                               animplay_png_failure_text, sizeof animplay_png_failure_text);
 }

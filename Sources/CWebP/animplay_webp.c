@@ -17,7 +17,6 @@
 ANIMPLAY_WEBP_FUNCTIONS(ANIMPLAY_WEBP_POINTER)
 ANIMPLAY_WEBPDEMUX_FUNCTIONS(ANIMPLAY_WEBP_POINTER)
 ANIMPLAY_WEBPMUX_FUNCTIONS(ANIMPLAY_WEBP_POINTER)
-#define ANIMPLAY_WEBP_SYMBOL(name) { #name, (void **)&p_##name, 0 },
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const char *failure;
@@ -28,9 +27,9 @@ static void load(void) {
     static const char *const webp[] = { "libwebp.so.7", "libwebp.so", NULL };
     static const char *const demux[] = { "libwebpdemux.so.2", "libwebpdemux.so", NULL };
     static const char *const mux[] = { "libwebpmux.so.3", "libwebpmux.so", NULL };
-    const animplay_lazy_symbol webp_symbols[] = { ANIMPLAY_WEBP_FUNCTIONS(ANIMPLAY_WEBP_SYMBOL) };
-    const animplay_lazy_symbol demux_symbols[] = { ANIMPLAY_WEBPDEMUX_FUNCTIONS(ANIMPLAY_WEBP_SYMBOL) };
-    const animplay_lazy_symbol mux_symbols[] = { ANIMPLAY_WEBPMUX_FUNCTIONS(ANIMPLAY_WEBP_SYMBOL) };
+    const animplay_lazy_symbol webp_symbols[] = { ANIMPLAY_WEBP_FUNCTIONS(ANIMPLAY_LAZY_SYMBOL) };
+    const animplay_lazy_symbol demux_symbols[] = { ANIMPLAY_WEBPDEMUX_FUNCTIONS(ANIMPLAY_LAZY_SYMBOL) };
+    const animplay_lazy_symbol mux_symbols[] = { ANIMPLAY_WEBPMUX_FUNCTIONS(ANIMPLAY_LAZY_SYMBOL) };
     failure = animplay_lazy_load("libwebp", webp, webp_symbols, sizeof webp_symbols / sizeof webp_symbols[0],
                                  failure_text, sizeof failure_text);
     if (failure == NULL)

@@ -37,13 +37,14 @@ struct Animplay: ParsableCommand {
             print(CompletionScripts.script(for: shell), terminator: "")
             return
         }
-        EarlyStart.start(arguments)
+        let guessed = EarlyStart.start(arguments)
         // A guessed play is parsed by `Play` as the root command: the same options parsed the
         // same way, without the root's own pass, which reflects every option of its default
         // subcommand to look for pass-through arguments (one of the three times a cold parse
         // reflects `play`'s ~50 options: 1.1 ms of its 7). Arguments `Play` refuses go the
         // usual way, so errors and usage are the root's.
-        if let playArguments = EarlyStart.playArguments(arguments), var play = try? Play.parseAsRoot(playArguments) {
+        if guessed, let playArguments = EarlyStart.playArguments(guessed: arguments),
+           var play = try? Play.parseAsRoot(playArguments) {
             do { try play.run() } catch { exit(withError: error) }
             return
         }

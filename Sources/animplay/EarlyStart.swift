@@ -38,20 +38,27 @@ enum EarlyStart {
                                              "-h", "--help", "--version", "--generate-completion-script"]
 
     /// Starts opening the guessed file and decoding its frame 0, if `arguments` (without the
-    /// program's name) allow a guess.
-    static func start(_ arguments: [String]) {
-        guard let path = guessedFile(arguments) else { return }
+    /// program's name) allow a guess; true if they did.
+    @discardableResult
+    static func start(_ arguments: [String]) -> Bool {
+        guard let path = guessedFile(arguments) else { return false }
         let options = DecodeOptions()
         let started = Guess(path: path, decoder: DecoderAhead(path: path, options: options),
                             frameZero: FirstFrameAhead.Early(path: path, options: options))
         guess.withLock { $0 = started }
+        return true
     }
 
     /// The arguments `play` would parse, when `arguments` allow a guess and none of them could
     /// be taken for a subcommand by the root's parser (a file named `info` or `help`): the
     /// root then has nothing but `play` to do, and `play` may parse them as the root command.
     static func playArguments(_ arguments: [String]) -> [String]? {
-        guard guessedFile(arguments) != nil else { return nil }
+        guessedFile(arguments) == nil ? nil : playArguments(guessed: arguments)
+    }
+
+    /// `playArguments(_:)` of arguments known to allow a guess (`start` made one): the files
+    /// are not looked at again.
+    static func playArguments(guessed arguments: [String]) -> [String]? {
         var rest = arguments[...]
         if rest.first == Play._commandName { rest = rest.dropFirst() }
         let names = Animplay.configuration.subcommands.map { $0._commandName } + ["help"]

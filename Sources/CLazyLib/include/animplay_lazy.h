@@ -18,6 +18,10 @@ typedef struct animplay_lazy_symbol {
     int optional;
 } animplay_lazy_symbol;
 
+/* The entry of a required function `name` whose pointer is `p_name` (every lazily loaded C
+ * target names its pointers so), for a target's X-macro list of functions. */
+#define ANIMPLAY_LAZY_SYMBOL(name) { #name, (void **)&p_##name, 0 },
+
 /* Opens the first of `sonames` (NULL-terminated) that loads and fills every slot of `symbols`.
  * NULL when all are there; else why not, as text kept in `message` (`library` names it for the
  * user: "libwebp is not installed (libwebp.so.7)"). Meant to run once, under pthread_once. */

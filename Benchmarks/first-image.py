@@ -29,7 +29,8 @@ def first_image_ms(animplay, mode, path):
                         '--xpixel', '1200', '--ypixel', '800', '--timeout', '0.7', '--mark', IMAGE, '--',
                         animplay, '--graphics', mode, '--fill', path], capture_output=True, text=True, env=env)
     res = json.loads(p.stdout.strip().splitlines()[-1])
-    return None if res['mark_s'] is None else res['mark_s'] * 1000
+    ms = lambda k: None if res.get(k) is None else res[k] * 1000
+    return ms('mark_s'), ms('mark_end_s')
 
 
 def main():
@@ -47,15 +48,16 @@ def main():
         for b in binaries:
             for mode in modes:
                 for f in files:
-                    ms = first_image_ms(b, mode, os.path.join(HERE, 'data', FILES[f]))
-                    times.setdefault((b, mode, f), []).append(ms)
+                    times.setdefault((b, mode, f), []).append(first_image_ms(b, mode, os.path.join(HERE, 'data', FILES[f])))
     print(f'load average after: {open("/proc/loadavg").read().split()[:3]}')
-    print('| binary | mode | file | first image ms, median (range) | runs without an image |')
-    print('|---|---|---|---|---|')
+    print('| binary | mode | file | first image ms, median (range) | whole ms | runs without an image |')
+    print('|---|---|---|---|---|---|')
+    def median(values):
+        got = [x for x in values if x is not None]
+        return f'{statistics.median(got):.1f} ({min(got):.0f}–{max(got):.0f})' if got else '-'
     for (b, mode, f), v in times.items():
-        got = [x for x in v if x is not None]
-        med = f'{statistics.median(got):.1f} ({min(got):.0f}–{max(got):.0f})' if got else '-'
-        print(f'| {b} | {mode} | {f} | {med} | {len(v) - len(got)} |')
+        print(f'| {b} | {mode} | {f} | {median(s for s, _ in v)} | {median(e for _, e in v)} | '
+              f'{sum(s is None for s, _ in v)} |')
 
 
 if __name__ == '__main__':

@@ -81,6 +81,8 @@ final class FrameBuffer: Sendable {
         /// The display asked for the frame at the playhead and it was not there: its arrival
         /// (or a failure) rings `arrivals`.
         var displayWaits = false
+        /// The first frame's payload while it is made, for the display to take (`takeStream`).
+        var stream: FrameStream?
 
         /// Distinct frames the budget holds (at least one: a budget smaller than a frame still
         /// plays, one frame at a time).
@@ -360,12 +362,35 @@ final class FrameBuffer: Sendable {
         }
     }
 
+    /// A stream for frame `target`'s payload when it is the first frame prepared (nothing is on
+    /// screen yet), for a scaler that can stream: the display may take it (`takeStream`) and
+    /// write the payload while it grows. Its first bytes ring `arrivals`.
+    func stream(for target: Int, size: RenderSize, generation: Int) -> FrameStream? {
+        let bell = arrivals
+        return monitor.withLock { s -> FrameStream? in
+            guard s.framesScaled == 0, s.generation == generation, !s.quit else { return nil }
+            let stream = FrameStream(index: target, size: size, firstBytes: { bell.ring() })
+            s.stream = stream
+            return stream
+        }
+    }
+
+    /// The first frame's stream once it has bytes, handed over once (display).
+    func takeStream() -> FrameStream? {
+        monitor.withLock { s -> FrameStream? in
+            guard let stream = s.stream, stream.hasBytes else { return nil }
+            s.stream = nil
+            return stream
+        }
+    }
+
     /// Adds a scaled frame, evicting out-of-window frames as needed.
     /// Rings `arrivals` (and yields the core) if it is the frame the display waits for.
     func deliver(_ frame: ScaledFrame, generation: Int, decoded: Int) {
         let awaited = monitor.withLock { s -> Bool in
             s.framesDecoded = decoded
             s.framesScaled += 1
+            s.stream = nil      // the display takes the frame now, if it did not take its stream
             guard s.generation == generation, s.frames[frame.index] == nil,
                   s.inWindow(frame.index) else { return false }
             if frame.typicalSize && (!s.measured || frame.byteCount > s.frameBytes) {

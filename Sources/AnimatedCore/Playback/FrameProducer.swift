@@ -69,7 +69,14 @@ struct FrameProducer {
             g += 1
         }
         let canvas = compositor.frame(at: target)
-        buffer.deliver(scaler.scale(canvas, index: target, to: size), generation: generation,
-                       decoded: compositor.framesDecoded)
+        let frame: ScaledFrame
+        if let streaming = scaler as? any StreamingFrameScaler,
+           let stream = buffer.stream(for: target, size: size, generation: generation) {
+            frame = streaming.scale(canvas, index: target, to: size, streaming: stream)
+            stream.end(payloadBytes: frame.payload.count)
+        } else {
+            frame = scaler.scale(canvas, index: target, to: size)
+        }
+        buffer.deliver(frame, generation: generation, decoded: compositor.framesDecoded)
     }
 }

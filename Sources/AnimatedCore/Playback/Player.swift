@@ -131,6 +131,10 @@ public final class Player {
     /// producer failed: a display loop polls it beside its input to draw without delay.
     package var arrivals: ArrivalBell { buffer.arrivals }
 
+    /// The first frame's payload while it is prepared, once it has bytes (an output may write
+    /// it as it grows: `FrameStream`); nil otherwise, and after the first call that returned it.
+    public func takeFrameStream() -> FrameStream? { buffer.takeStream() }
+
     /// Call when the source has more bytes (from any thread): the producer indexes them.
     package var sourceGrowthHandler: @Sendable () -> Void {
         { [buffer] in buffer.noteSourceGrowth() }

@@ -52,6 +52,11 @@ public protocol FrameOutput: AnyObject {
     /// without the output. Default: nothing to do (cells and inline images are the screen's
     /// own text); kitty turns its animated image into a still.
     func keepInPlace()
+    /// Before the first frame is shown: writes its payload while it is prepared (`stream`,
+    /// from `Player.takeFrameStream`) if this output can, returning once the stream ends. The
+    /// frame, shown when it comes, is then not written again. Default: nothing (the frame is
+    /// written when it comes).
+    func writeAhead(_ stream: FrameStream, at layout: RenderLayout, status: String?)
 }
 
 extension FrameOutput {
@@ -61,4 +66,5 @@ extension FrameOutput {
     public var failureSubject: String { "the graphics output failed" }
     public func accept(replies: [(id: UInt32?, message: String)]) {}
     public func keepInPlace() {}
+    public func writeAhead(_ stream: FrameStream, at layout: RenderLayout, status: String?) {}
 }

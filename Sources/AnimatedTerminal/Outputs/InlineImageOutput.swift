@@ -100,6 +100,43 @@ package final class InlineImageOutput: FrameOutput {
         lastLayout = layout
     }
 
+    /// The first sixel image, written as its bands are encoded (see `FrameStream`): between
+    /// the same cursor moves as `present`'s, so that the frame, when it comes, is on screen
+    /// already. The stream ends when the frame is made (a few milliseconds), so no DCS is left
+    /// open when this returns: keys and signals wait meanwhile, as during any frame's write.
+    /// Not through tmux (each image is wrapped whole there), nor at another size than the
+    /// layout's, nor after a frame was shown.
+    package func writeAhead(_ stream: FrameStream, at layout: RenderLayout, status: String?) {
+        guard kind == .sixel, !terminal.tmuxPassthrough, current == nil, stream.size == layout.size,
+              sink.isWritable else { return }
+        screen?.present(empty, at: layout, status: status)
+        var taken = 0, started = false
+        while true {
+            let (chunks, ended) = stream.chunks(after: taken)
+            for chunk in chunks {
+                if !started {
+                    started = true
+                    var out = Array("\u{1B}[?2026h".utf8)
+                    out += sink.saveCursor
+                    out += sink.cursorTo(row: layout.row, column: layout.column)
+                    sink.write(out)
+                }
+                sink.write(chunk)
+            }
+            taken += chunks.count
+            if ended { break }
+        }
+        guard started else { return }
+        // An image cut short (never, by `StreamingFrameScaler`'s contract) is ended here and
+        // written again whole when its frame comes.
+        let complete = stream.complete
+        sink.write((complete ? [] : Array("\u{1B}\\".utf8)) + sink.restoreCursor + Array("\u{1B}[?2026l".utf8))
+        placedAt = layout
+        guard complete else { return }
+        drawn = (stream.index, stream.size, layout)
+        lastLayout = layout
+    }
+
     /// Where the last frame was drawn: its cells size the printed copy (iTerm2 stretches it).
     private var lastLayout: RenderLayout?
 

@@ -113,6 +113,10 @@ final class PlaybackLoop {
                     after()
                 }
             }
+            if !hasFrame, let stream = player.takeFrameStream() {
+                // The first frame's payload, written while the producer makes it.
+                output.writeAhead(stream, at: layout, status: showStatus ? statusLine() : nil)
+            }
             if update.finished && !player.status.paused { return .finished }
             refreshDownloadStatus()
             // 3. Sleep until the deadline, a key or a signal.

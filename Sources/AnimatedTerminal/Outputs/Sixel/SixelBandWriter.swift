@@ -35,6 +35,13 @@ final class SixelBandWriter {
     private var out: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var length = 0
+    /// Where the bytes go while they are written, in order (`SixelEncoder.Publish`), and how
+    /// many of `out`'s have gone (nil: the image is only returned whole).
+    private var publish: SixelEncoder.Publish?
+    private var published = 0
+    /// Bytes gathered before they are handed to `publish`: each hand-over copies them and may
+    /// wake the display thread, which writes them.
+    static let publishStep = 16 << 10
 
     init() {
         masks = .allocate(capacity: 1)
@@ -69,14 +76,19 @@ final class SixelBandWriter {
     /// rows `y0..<y0 + n` (n ≤ 6, y0 a multiple of 6) into `n`·`w` bytes. No index plane of the
     /// whole image exists (0.8 MB at 1200×675), and a band's indices are still in the cache when
     /// they are read.
-    func writeInPlace(width w: Int, height h: Int, palette: [UInt8],
+    ///
+    /// `publish`: given the image's bytes in order as its bands are written.
+    func writeInPlace(width w: Int, height h: Int, palette: [UInt8], publish: SixelEncoder.Publish? = nil,
                       bands fill: (_ y0: Int, _ n: Int, _ into: UnsafeMutablePointer<UInt8>) -> Void) -> UnsafeBufferPointer<UInt8> {
+        self.publish = publish
+        defer { self.publish = nil }
         begin(width: w, height: h, palette: palette)
         var y0 = 0
         while y0 < h {
             let n = min(6, h - y0)
             fill(y0, n, band)
             appendBands(indices: band, origin: y0, width: w, rows: y0..<(y0 + n), height: h)
+            handOver()
             y0 += n
         }
         return finish()
@@ -91,12 +103,21 @@ final class SixelBandWriter {
     /// the producer thread alone, with a core idle). Once its own bands are written, this
     /// thread takes the lower half's last bands until the two meet (`SixelLowerBands`), and
     /// puts them after the helper's.
+    ///
+    /// The upper half is mapped band by band, each band's rows just before they are written
+    /// (the same lookups in the same order as one call for the half): its bytes can go to
+    /// `publish` as they are written, from the first band on. The lower half's go when all is
+    /// written (its bands are written out of order, two threads at once).
     func writeInPlace(indices: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int, palette: [UInt8],
-                      helper: SixelBandWriter, fillUpper: (Range<Int>) -> Void,
+                      helper: SixelBandWriter, publish: SixelEncoder.Publish? = nil, fillUpper: (Range<Int>) -> Void,
                       fillLower: @escaping @Sendable (Range<Int>) -> Void) -> UnsafeBufferPointer<UInt8> {
+        self.publish = publish
+        defer { self.publish = nil }
         guard h >= 12 else {
             fillUpper(0..<h)
-            return writeInPlace(indices: indices, width: w, height: h, palette: palette)
+            begin(width: w, height: h, palette: palette)
+            appendBands(indices: indices, width: w, rows: 0..<h, height: h)
+            return finish()
         }
         let split = Self.split(height: h)
         begin(width: w, height: h, palette: palette)
@@ -122,8 +143,13 @@ final class SixelBandWriter {
                 lower.writer.appendBands(indices: lower.indices, width: w, rows: lower.bands.rows(b), height: h)
             }
         }, alongside: {
-            fillUpper(0..<split)
-            appendBands(indices: indices, width: w, rows: 0..<split, height: h)
+            var y0 = 0
+            while y0 < split {
+                fillUpper(y0..<(y0 + 6))
+                appendBands(indices: indices, width: w, rows: y0..<(y0 + 6), height: h)
+                handOver()
+                y0 += 6
+            }
             upperEnd = length
             guard bands.waitForMappingIfStarted() else { return }
             while let b = bands.claimLast() {
@@ -178,6 +204,7 @@ final class SixelBandWriter {
     /// Starts an image: the DCS, the raster attributes and the palette.
     private func begin(width w: Int, height h: Int, palette: [UInt8]) {
         length = 0
+        published = 0
         fitRows(w)
         reserve(48 + palette.count / 3 * 20)
         put(0x1B); put(0x50); put(0x30); put(0x3B); put(0x30); put(0x3B); put(0x30); put(0x71)  // ESC P 0;0;0 q
@@ -260,11 +287,20 @@ final class SixelBandWriter {
         }
     }
 
-    /// Ends the image (ST); its bytes.
+    /// Ends the image (ST); its bytes. Those not yet handed to `publish` go now.
     private func finish() -> UnsafeBufferPointer<UInt8> {
         reserve(2)
         put(0x1B); put(0x5C)
+        handOver(all: true)
         return UnsafeBufferPointer(start: out, count: length)
+    }
+
+    /// Hands the bytes written since the last hand-over to `publish`, once there are
+    /// `publishStep` of them (`all`: whatever there is).
+    private func handOver(all: Bool = false) {
+        guard let publish, length - published >= (all ? 1 : Self.publishStep) else { return }
+        publish(UnsafeRawBufferPointer(start: out + published, count: length - published))
+        published = length
     }
 
     /// The fewest runs over columns `0..<end`: a run's value holds every own bit of its

@@ -85,6 +85,11 @@ package final class SixelEncoder {
 
     deinit { sample.deallocate(); plane.deallocate() }
 
+    /// Where an image's bytes go while it is written: called with each next stretch of them,
+    /// in order, on the thread that encodes (a first frame's, for the display to write while
+    /// the rest is encoded: `FrameStream`).
+    package typealias Publish = (UnsafeRawBufferPointer) -> Void
+
     /// The frame as one sixel image (DCS … ST), drawn from the cursor position.
     package func encode(_ frame: ScaledFrame) -> [UInt8] {
         encode(OpaqueFrame(frame, background: background, terminalColor: terminalColor))
@@ -108,7 +113,12 @@ package final class SixelEncoder {
     /// decision are kept (a quarter of a plane). The order of the lookups is the one of a
     /// whole-frame mapping (the sampled rows, then the others top to bottom), which matters:
     /// a built palette's table keeps the entry of the first colour that filled each slot.
-    package func encodeInPlace(rgb: UnsafePointer<UInt8>, width: Int, height: Int) -> UnsafeBufferPointer<UInt8> {
+    ///
+    /// `publish`: for a frame that gets a palette of its own (the first), the image's bytes as
+    /// they are written (all of them, in order); a frame the shared palette serves is not
+    /// published (it is not a first frame).
+    package func encodeInPlace(rgb: UnsafePointer<UInt8>, width: Int, height: Int,
+                               publish: Publish? = nil) -> UnsafeBufferPointer<UInt8> {
         let pixels = width * height
         releaseFirstFrameScratch()
         guard pixels > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
@@ -156,13 +166,13 @@ package final class SixelEncoder {
             lastUsedSharedPalette = true
         }
         if encoded == 1 && pixels >= Self.halvesPixels {
-            return encodeFirstInHalves(rgb: rgb, width: width, height: height)
+            return encodeFirstInHalves(rgb: rgb, width: width, height: height, publish: publish)
         }
         let own = buildPalette(rgb: rgb, pixels: pixels)
         share(own)
         var error: UInt64 = 0
         let map = map
-        let bytes = writer.writeInPlace(width: width, height: height, palette: own.palette) { y0, n, band in
+        let bytes = writer.writeInPlace(width: width, height: height, palette: own.palette, publish: publish) { y0, n, band in
             error &+= map.map(rgb: rgb + y0 * width * 3, pixels: n * width, into: band)
         }
         sharedPSNR = SixelPaletteMap.psnr(squaredError: error, pixels: pixels)
@@ -174,8 +184,10 @@ package final class SixelEncoder {
     /// The histogram is counted in halves; while the palette is cut, the other thread makes
     /// ready what the mapping needs (both maps' tables, the index plane's pages, the helper's
     /// band masks); then each thread maps its half into an index plane made for this frame only
-    /// (`ScratchPages`) and writes its bands, the upper half's thread then taking the lower
-    /// half's last bands (`SixelLowerBands`: the lower half is often the harder). The index
+    /// (`ScratchPages`) and writes its bands (the upper half band by band, each mapped just
+    /// before it is written, so that its bytes can go to `publish` from the first band on), the
+    /// upper half's thread then taking the lower half's last bands (`SixelLowerBands`: the
+    /// lower half is often the harder). The index
     /// plane's and the histograms' pages are unmapped when the next frame starts (`later`).
     ///
     /// The lower half is mapped with a map of its own, whose table entries this one then adopts
@@ -189,7 +201,8 @@ package final class SixelEncoder {
     ///
     /// Later frames are prepared ahead of the display, where a second thread a frame only added
     /// CPU time (the medium benchmark video, 150 frames: 3.17 s against 2.93).
-    private func encodeFirstInHalves(rgb: UnsafePointer<UInt8>, width: Int, height: Int) -> UnsafeBufferPointer<UInt8> {
+    private func encodeFirstInHalves(rgb: UnsafePointer<UInt8>, width: Int, height: Int,
+                                     publish: Publish?) -> UnsafeBufferPointer<UInt8> {
         let pixels = width * height
         return ScratchPages.with(bytes: pixels, unmappingLater: later) { raw in
             let indices = raw.bindMemory(to: UInt8.self, capacity: pixels)
@@ -201,10 +214,10 @@ package final class SixelEncoder {
             let map = map, palette = own.palette, exact = own.exact
             var error: UInt64 = 0
             let bytes = writer.writeInPlace(
-                indices: indices, width: width, height: height, palette: palette, helper: halves.writer,
+                indices: indices, width: width, height: height, palette: palette, helper: halves.writer, publish: publish,
                 fillUpper: { rows in
-                    error = map.map(rgb: rgb + rows.lowerBound * width * 3, pixels: rows.count * width,
-                                    into: indices + rows.lowerBound * width)
+                    error &+= map.map(rgb: rgb + rows.lowerBound * width * 3, pixels: rows.count * width,
+                                      into: indices + rows.lowerBound * width)
                 },
                 fillLower: { rows in
                     halves.lower.setPalette(palette, exact: exact)

@@ -6,7 +6,9 @@ import AnimatedCore
 /// `SixelEncoder`; the frame buffer holds only the sixel bytes, zstd-compressed (`payload`;
 /// `sixel(of:using:)` gives them back), so later plays re-send them without encoding again.
 /// The first frame is held uncompressed, the sixel as it is (`holdsRawSixel`), for the screen
-/// waits for it.
+/// waits for it; when the producer asks (`StreamingFrameScaler`), its bytes also go to the
+/// display as its bands are written, and the display writes them meanwhile (`FrameStream`,
+/// `InlineImageOutput.writeAhead`).
 ///
 /// Why compressed: an enlarged frame's sixel is large (about 300 KB at 1200×675, 50 MB for
 /// the 150-frame benchmark video), more than the buffer's budget, so later plays encoded most
@@ -17,7 +19,7 @@ import AnimatedCore
 /// The encoder keeps state between frames (the shared palette) and scratch memory, so it lives
 /// behind a mutex: the producer thread is its only user in practice, the lock only makes that
 /// safe to rely on.
-package final class SixelFramePreparer: FrameScaler {
+package final class SixelFramePreparer: StreamingFrameScaler {
     package let scaler: any FrameScaler
     private let state: Mutex<State>
 
@@ -69,11 +71,23 @@ package final class SixelFramePreparer: FrameScaler {
     }
 
     package func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+        prepare(canvas, index: index, to: size, streaming: nil)
+    }
+
+    /// The first frame's sixel goes to `stream` as its bands are written (`FrameStream`: the
+    /// display writes it meanwhile); other frames' do not (they are compressed whole).
+    package func scale(_ canvas: Canvas, index: Int, to size: RenderSize, streaming stream: FrameStream) -> ScaledFrame {
+        prepare(canvas, index: index, to: size, streaming: stream)
+    }
+
+    private func prepare(_ canvas: Canvas, index: Int, to size: RenderSize, streaming stream: FrameStream?) -> ScaledFrame {
         let w = max(1, size.width), h = max(1, size.height)
         let (payload, raw) = state.withLock { state -> ([UInt8], Bool) in
             let encoder = state.encoder
             state.later.release()
             let background = encoder.background, terminalColor = encoder.terminalColor
+            // Only the first frame is held raw, so only its bytes can be the stream's.
+            let publish: SixelEncoder.Publish? = state.prepared == 0 ? stream.map { stream in { stream.append($0) } } : nil
             // Only rows with translucent pixels are flattened (the others are scaled to RGB).
             let flatten: AreaAverageScaler.RowFlattener = { rgba, y, rgb in
                 OpaqueFrame.flatten(rgba, width: w, height: 1, firstRow: y, background: background,
@@ -100,7 +114,7 @@ package final class SixelFramePreparer: FrameScaler {
                     sixel = ScratchPages.with(bytes: w * h * 4, unmappingLater: halves ? state.later : nil) { raw in
                         let buf = raw.bindMemory(to: UInt8.self, capacity: w * h * 4)
                         area.scale(canvas, width: w, height: h, intoRGB: buf, halves: halves, flatten: flatten)
-                        return encoder.encodeInPlace(rgb: buf, width: w, height: h)
+                        return encoder.encodeInPlace(rgb: buf, width: w, height: h, publish: publish)
                     }
                 }
             } else {
@@ -112,7 +126,7 @@ package final class SixelFramePreparer: FrameScaler {
                     frame.pixels.withUnsafeBufferPointer { buf.update(from: $0.baseAddress!, count: w * h * 4) }
                     OpaqueFrame.flatten(buf, width: w, height: h, background: background, terminalColor: terminalColor, into: buf)
                 }
-                sixel = encoder.encodeInPlace(rgb: buf, width: w, height: h)
+                sixel = encoder.encodeInPlace(rgb: buf, width: w, height: h, publish: publish)
             }
             let first = state.prepared == 0
             state.prepared += 1

@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 @testable import AnimatedCore
 @testable import AnimatedTerminal
@@ -8,31 +11,32 @@ import AnimatedTestSupport
 /// sixel writer's and encoder's hand-overs (every byte, in order), the player handing the stream
 /// to the display, and the sixel output writing it so that the frame is not written again.
 @Suite struct FirstFrameStreamTests {
-    @Test func chunksComeInOrderAndTheStreamIsCompleteOnlyWithTheWholePayload() {
+    @Test func piecesComeInOrderAndTheStreamIsCompleteOnlyWithTheWholePayload() {
         let rung = Atomic(0)
         let stream = FrameStream(index: 3, size: RenderSize(width: 4, height: 2), firstBytes: { rung.add(1, ordering: .relaxed) })
         #expect(!stream.hasBytes && !stream.complete)
         let bytes: [UInt8] = [1, 2, 3, 4, 5]
         bytes.withUnsafeBytes { stream.append(UnsafeRawBufferPointer(rebasing: $0[0..<3])) }
-        bytes.withUnsafeBytes { stream.append(UnsafeRawBufferPointer(rebasing: $0[3..<3])) }   // nothing: no chunk
+        bytes.withUnsafeBytes { stream.append(UnsafeRawBufferPointer(rebasing: $0[3..<3])) }   // nothing: no piece
         bytes.withUnsafeBytes { stream.append(UnsafeRawBufferPointer(rebasing: $0[3..<5])) }
         #expect(stream.hasBytes && rung.load(ordering: .relaxed) == 1)
-        let (first, ended) = stream.chunks(after: 0)
-        #expect(first == [[1, 2, 3], [4, 5]] && !ended)
         stream.end(payloadBytes: 5)
-        let (rest, done) = stream.chunks(after: 2)
-        #expect(rest.isEmpty && done && stream.complete)
         // Appended after the end: ignored.
         bytes.withUnsafeBytes { stream.append(UnsafeRawBufferPointer(rebasing: $0[0..<1])) }
-        #expect(stream.chunks(after: 2).chunks.isEmpty)
+        var got: [[UInt8]] = []
+        #expect(stream.drain { got.append([UInt8]($0)) } && stream.complete)
+        #expect(got == [[1, 2, 3], [4, 5]])
+        // Drained once: a second drain writes nothing and says so.
+        #expect(!stream.drain { got.append([UInt8]($0)) } && got.count == 2)
 
         let short = FrameStream(index: 0, size: RenderSize(width: 1, height: 1))
         bytes.withUnsafeBytes { short.append(UnsafeRawBufferPointer(rebasing: $0[0..<2])) }
         short.end(payloadBytes: 3)
-        #expect(!short.complete)
+        #expect(!short.complete && !short.drain { _ in })
         let none = FrameStream(index: 0, size: RenderSize(width: 1, height: 1))
         none.end(payloadBytes: 0)
-        #expect(!none.complete && none.chunks(after: 0) == ([], true))
+        var wrote = false
+        #expect(!none.drain { _ in wrote = true } && !wrote && !none.complete)
     }
 
     /// Random indices (seeded) in the upper rows, stripes below: many colours a band, so a
@@ -151,8 +155,6 @@ import AnimatedTestSupport
         let (output, preparer) = Self.sixelOutput(sink)
         let (first, stream) = try Self.streamedFirst(preparer)
         #expect(first.payload == plainFirst.payload && stream.complete)
-        let (chunks, ended) = stream.chunks(after: 0)
-        #expect(ended && chunks.count > 2 && Array(chunks.joined()) == first.payload, "\(chunks.count) chunks of \(first.payload.count) bytes")
         output.writeAhead(stream, at: Self.layout, status: nil)
         let written = sink.take()
         #expect(written == expected)                   // the same clear, cursor moves and image
@@ -166,6 +168,19 @@ import AnimatedTestSupport
         output.show(preparer.scale(Self.noisyCanvas(160, 117), index: 1, to: Self.size))
         output.present(at: Self.layout, status: nil)
         #expect(try SixelTestImage.decode(dcs(sink.take())).width == Self.size.width)
+    }
+
+    @Test func thePreparerStreamsTheFirstFrameInPiecesAndNoOtherFrame() throws {
+        let (_, preparer) = Self.sixelOutput(RecordingSink())
+        let (first, stream) = try Self.streamedFirst(preparer)
+        var pieces: [[UInt8]] = []
+        #expect(stream.drain { pieces.append([UInt8]($0)) })
+        #expect(pieces.count > 2 && Array(pieces.joined()) == first.payload, "\(pieces.count) pieces of \(first.payload.count) bytes")
+        let streaming = try #require(preparer as? any StreamingFrameScaler)
+        let later = FrameStream(index: 1, size: Self.size)
+        let second = streaming.scale(Self.noisyCanvas(160, 117), index: 1, to: Self.size, streaming: later)
+        later.end(payloadBytes: second.payload.count)
+        #expect(!later.hasBytes && !second.payload.isEmpty)
     }
 
     @Test func aStreamCutShortIsEndedAndItsFrameWrittenWhole() throws {
@@ -233,7 +248,7 @@ import AnimatedTestSupport
         }
     }
 
-    @Test func theFirstFramesStreamIsHandedOverOnceWithItsBytes() throws {
+    @Test func theFirstFramesStreamIsHandedOverOnceAndDrainedByTheProducer() throws {
         let time = ManualTime()
         let scaler = TwoPartScaler()
         let p = try makePlayer(SolidDecoder(frames: 3), PlayerOptions(maxFPS: 0), time: time, scaler: scaler)
@@ -243,11 +258,17 @@ import AnimatedTestSupport
         #expect(readable(p.arrivals.readFD, timeoutMs: 20_000))
         p.arrivals.drain()
         let stream = try #require(p.takeFrameStream())
-        #expect(p.takeFrameStream() == nil)
-        #expect(stream.index == 0 && stream.chunks(after: 0) == ([(0..<60).map { UInt8($0) }], false))
-        scaler.open()
-        let (rest, ended) = stream.chunks(after: 1)
-        #expect(ended && rest == [(60..<100).map { UInt8($0) }] && stream.complete)
+        #expect(p.takeFrameStream() == nil && stream.index == 0)
+        // The first part is written here; the writer then opens the gate, and the second part
+        // is written by the producer's thread as it appends it, while this one waits.
+        let here = pthread_self()
+        var pieces: [(bytes: [UInt8], here: Bool)] = []
+        let complete = stream.drain { bytes in
+            pieces.append(([UInt8](bytes), pthread_equal(pthread_self(), here) != 0))
+            if pieces.count == 1 { scaler.open() }
+        }
+        #expect(complete && pieces.map(\.bytes) == [(0..<60).map { UInt8($0) }, (60..<100).map { UInt8($0) }])
+        #expect(pieces.map(\.here) == [true, false])
         let run = play(p, time)
         #expect(run.frames == [0, 1, 2])
         #expect(scaler.streamed.withLock { $0 } == [0])

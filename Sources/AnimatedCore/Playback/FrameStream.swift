@@ -7,23 +7,30 @@
 /// 6–8 ms after the first byte: written band by band meanwhile, the terminal reads while the
 /// rest is encoded.
 ///
-/// The producer thread appends (`append`) and then ends the stream (`end`); the display thread
-/// takes what has come (`chunks(after:)`), sleeping until more comes or the stream ends. A
-/// preparer appends all of a payload or nothing (`StreamingFrameScaler`); `end` checks that the
-/// chunks make up the frame delivered (`complete`), so an output that wrote them knows whether
-/// the frame is on screen or must be written as usual.
+/// The producer thread appends (`append`) and then ends the stream (`end`). The display thread
+/// `drain`s it: the bytes that have come are written at once, and each later piece by the
+/// producer's thread inside `append`, so that no thread has to wake up for it (on two busy
+/// cores a woken display thread waited milliseconds for one). A preparer appends all of a
+/// payload or nothing (`StreamingFrameScaler`); `end` checks that the pieces make up the frame
+/// delivered (`complete`), so an output that wrote them knows whether the frame is on screen or
+/// must be written as usual.
 ///
-/// Sendable: its state lives in a `Monitor`; the chunks handed out are immutable arrays.
-public final class FrameStream: Sendable {
+/// @unchecked Sendable: the state is only touched under the monitor's lock, and the writer it
+/// holds (not Sendable: it writes to the display's terminal) is only called under that lock
+/// while `drain` waits for the end, i.e. by one thread at a time while the display thread is
+/// inside `drain` doing nothing else, and never after `drain` returns.
+public final class FrameStream: @unchecked Sendable {
     /// The frame and its size.
     public let index: Int
     public let size: RenderSize
 
-    private struct State: Sendable {
-        var chunks: [[UInt8]] = []
+    private struct State: @unchecked Sendable {
+        var pending: [[UInt8]] = []
         var bytes = 0
         var ended = false
         var complete = false
+        var drained = false
+        var writer: ((UnsafeRawBufferPointer) -> Void)?
     }
     private let monitor = Monitor(State())
     /// Called once, with the first bytes (the display may be asleep, waiting for the frame).
@@ -35,17 +42,17 @@ public final class FrameStream: Sendable {
 
     // MARK: producer
 
-    /// Appends the payload's next bytes (copied).
+    /// Appends the payload's next bytes: written now if the display drains the stream, else
+    /// kept (copied) until it does.
     public func append(_ bytes: UnsafeRawBufferPointer) {
         guard !bytes.isEmpty else { return }
-        let chunk = [UInt8](bytes)
         let first = monitor.withLock { s -> Bool in
             guard !s.ended else { return false }
-            s.chunks.append(chunk)
-            s.bytes += chunk.count
-            return s.chunks.count == 1
+            let first = s.bytes == 0
+            s.bytes += bytes.count
+            if let writer = s.writer { writer(bytes) } else { s.pending.append([UInt8](bytes)) }
+            return first
         }
-        monitor.broadcast()
         if first { firstBytes() }
     }
 
@@ -64,18 +71,28 @@ public final class FrameStream: Sendable {
     /// True once some bytes have come.
     public var hasBytes: Bool { monitor.withLock { $0.bytes > 0 } }
 
-    /// The chunks after the first `taken`, once there are some or the stream has ended (then
-    /// `ended` is true, and the chunks returned are the last).
-    public func chunks(after taken: Int) -> (chunks: [[UInt8]], ended: Bool) {
-        monitor.wait { s in
-            if s.chunks.count > taken || s.ended {
-                return .done((Array(s.chunks[min(taken, s.chunks.count)...]), s.ended))
+    /// Writes the whole stream through `write`, in order, and returns once it has ended: what
+    /// has come, on this thread, then each later piece on the producer's thread as it is
+    /// appended (one thread at a time; never after this returns). Returns whether the stream
+    /// was complete (see `end`). A stream drains once: a later call writes nothing and returns
+    /// false.
+    public func drain(through write: @escaping (UnsafeRawBufferPointer) -> Void) -> Bool {
+        var mine = false
+        return monitor.wait { s -> MonitorStep<Bool> in
+            if !s.drained {
+                s.drained = true
+                mine = true
+                for piece in s.pending { piece.withUnsafeBytes { write($0) } }
+                s.pending = []
+                s.writer = write
             }
-            return .sleep(notify: false)
-        } ?? ([], true)
+            guard s.ended else { return .sleep(notify: false) }
+            s.writer = nil
+            return .done(mine && s.complete)
+        } ?? false
     }
 
-    /// Whether the chunks make up the whole payload of the frame delivered (false until `end`).
+    /// Whether the pieces make up the whole payload of the frame delivered (false until `end`).
     public var complete: Bool { monitor.withLock { $0.complete } }
 }
 

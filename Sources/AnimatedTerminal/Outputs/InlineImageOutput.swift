@@ -104,32 +104,27 @@ package final class InlineImageOutput: FrameOutput {
     /// the same cursor moves as `present`'s, so that the frame, when it comes, is on screen
     /// already. The stream ends when the frame is made (a few milliseconds), so no DCS is left
     /// open when this returns: keys and signals wait meanwhile, as during any frame's write.
+    /// The later pieces are written by the producer's thread as it makes them, while this one
+    /// waits (`FrameStream.drain`): the sink is used by one thread at a time.
     /// Not through tmux (each image is wrapped whole there), nor at another size than the
     /// layout's, nor after a frame was shown.
     package func writeAhead(_ stream: FrameStream, at layout: RenderLayout, status: String?) {
         guard kind == .sixel, !terminal.tmuxPassthrough, current == nil, stream.size == layout.size,
               sink.isWritable else { return }
         screen?.present(empty, at: layout, status: status)
-        var taken = 0, started = false
-        while true {
-            let (chunks, ended) = stream.chunks(after: taken)
-            for chunk in chunks {
-                if !started {
-                    started = true
-                    var out = Array("\u{1B}[?2026h".utf8)
-                    out += sink.saveCursor
-                    out += sink.cursorTo(row: layout.row, column: layout.column)
-                    sink.write(out)
-                }
-                sink.write(chunk)
-            }
-            taken += chunks.count
-            if ended { break }
+        var prefix = Array("\u{1B}[?2026h".utf8)
+        prefix += sink.saveCursor
+        prefix += sink.cursorTo(row: layout.row, column: layout.column)
+        let sink = sink
+        var started = false
+        // Called on this thread for what has come, then on the producer's (this one waits).
+        let complete = stream.drain { bytes in
+            if !started { started = true; sink.write(prefix) }
+            sink.write([UInt8](bytes))
         }
         guard started else { return }
         // An image cut short (never, by `StreamingFrameScaler`'s contract) is ended here and
         // written again whole when its frame comes.
-        let complete = stream.complete
         sink.write((complete ? [] : Array("\u{1B}\\".utf8)) + sink.restoreCursor + Array("\u{1B}[?2026l".utf8))
         placedAt = layout
         guard complete else { return }

@@ -11,8 +11,8 @@ pixels (Benchmarks/ptyrun.py), 1 and 3 plays, with
   chafa -f sixel --scale max
 and prints wall, CPU (user+sys), peak RSS, bytes written, images written (sixel images, kitty
 uploads: a player that skips frames while the terminal is busy, or drops late ones, does less
-work) and the time to the first image, with the load average before and after (the machine may
-be shared).
+work) and the time to the first image (its first byte, and "whole": its last byte, when the
+terminal has all of it), with the load average before and after (the machine may be shared).
 
 With --repeat N every configuration runs N times, the players interleaved (round r runs every player
 once before round r+1), and the table shows medians (CPU range in brackets): on a shared machine
@@ -56,7 +56,8 @@ def run(cmd, timeout):
         res = json.loads(p.stdout.strip().splitlines()[-1])
         out = open(save, 'rb').read()
         first = None if res['mark_s'] is None else res['mark_s'] * 1000
-        return dict(wall=res['wall'], cpu=res['cpu'], rss=res['maxrss_mb'], bytes=res['bytes'], first=first,
+        whole = None if res.get('mark_end_s') is None else res['mark_end_s'] * 1000
+        return dict(wall=res['wall'], cpu=res['cpu'], rss=res['maxrss_mb'], bytes=res['bytes'], first=first, whole=whole,
                     exit=res['exit'], images=len(UPLOAD.findall(out)))
 
 
@@ -74,8 +75,8 @@ def main():
     a = ap.parse_args()
     print(f'load average before: {open("/proc/loadavg").read().split()[:3]}')
     print(f'{COLS}x{ROWS} cells reporting {COLS * 10}x{ROWS * 20} px\n')
-    print('| file | player | plays | wall s (nominal) | CPU s | peak RSS MB | MB written | images written | first image ms |')
-    print('|---|---|---|---|---|---|---|---|---|')
+    print('| file | player | plays | wall s (nominal) | CPU s | peak RSS MB | MB written | images written | first image ms | whole ms |')
+    print('|---|---|---|---|---|---|---|---|---|---|')
     for f in a.files.split(','):
         name, nominal = FILES[f]
         path = os.path.join(HERE, 'data', name)
@@ -88,14 +89,16 @@ def main():
             for player, _ in chosen:
                 rs = results[player]
                 med = lambda k: statistics.median(r[k] for r in rs)
-                firsts = [r['first'] for r in rs if r['first'] is not None]
-                first = f'{statistics.median(firsts):.0f}' if firsts else '-'
+                def median_ms(k):
+                    got = [r[k] for r in rs if r[k] is not None]
+                    return f'{statistics.median(got):.0f}' if got else '-'
+                first, whole = median_ms('first'), median_ms('whole')
                 bad = [r['exit'] for r in rs if r['exit'] != 0]
                 status = f' (exit {bad[0]})' if bad else ''
                 cpus = sorted(r['cpu'] for r in rs)
                 spread = f' ({cpus[0]:.2f}–{cpus[-1]:.2f})' if len(rs) > 1 else ''
                 print(f'| {f} | {player}{status} | {plays} | {med("wall"):.2f} ({nominal * plays:.0f}) | '
-                      f'{med("cpu"):.2f}{spread} | {med("rss"):.1f} | {med("bytes") / 1e6:.2f} | {med("images"):.0f} | {first} |', flush=True)
+                      f'{med("cpu"):.2f}{spread} | {med("rss"):.1f} | {med("bytes") / 1e6:.2f} | {med("images"):.0f} | {first} | {whole} |', flush=True)
     print(f'\nload average after: {open("/proc/loadavg").read().split()[:3]}')
 
 

@@ -252,7 +252,7 @@ import AnimatedTestSupport
         let time = ManualTime()
         let scaler = TwoPartScaler()
         let p = try makePlayer(SolidDecoder(frames: 3), PlayerOptions(maxFPS: 0), time: time, scaler: scaler)
-        defer { p.stop() }
+        defer { scaler.open(); p.stop() }     // a failed expectation must not leave the producer at the gate
         #expect(p.update().frame == nil)              // the display waits for frame 0
         // The first bytes ring the bell (the producer waits at the gate meanwhile).
         #expect(readable(p.arrivals.readFD, timeoutMs: 20_000))

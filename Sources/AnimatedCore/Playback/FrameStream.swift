@@ -4,7 +4,7 @@
 /// Why: a terminal reads a pseudo-terminal 4 KB at a time, so a large payload takes a while to
 /// reach it after it is written. The first sixel image of a `--fill` play (255 KB at 1200×675)
 /// was written only once its last band was encoded, and the benchmark's reader had all of it
-/// 6–8 ms after the first byte: written band by band meanwhile, the terminal reads while the
+/// 5.5–10 ms after the first byte: written band by band meanwhile, the terminal reads while the
 /// rest is encoded.
 ///
 /// The producer thread appends (`append`) and then ends the stream (`end`). The display thread

@@ -39,8 +39,8 @@ final class SixelBandWriter {
     /// many of `out`'s have gone (nil: the image is only returned whole).
     private var publish: SixelEncoder.Publish?
     private var published = 0
-    /// Bytes gathered before they are handed to `publish`: each hand-over copies them and may
-    /// wake the display thread, which writes them.
+    /// Bytes gathered before they are handed to `publish`: each hand-over is a write to the
+    /// terminal (`FrameStream.drain`), a system call and the terminal's read.
     static let publishStep = 16 << 10
 
     init() {

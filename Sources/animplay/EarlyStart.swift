@@ -49,15 +49,10 @@ enum EarlyStart {
         return true
     }
 
-    /// The arguments `play` would parse, when `arguments` allow a guess and none of them could
-    /// be taken for a subcommand by the root's parser (a file named `info` or `help`): the
-    /// root then has nothing but `play` to do, and `play` may parse them as the root command.
-    static func playArguments(_ arguments: [String]) -> [String]? {
-        guessedFile(arguments) == nil ? nil : playArguments(guessed: arguments)
-    }
-
-    /// `playArguments(_:)` of arguments known to allow a guess (`start` made one): the files
-    /// are not looked at again.
+    /// The arguments `play` would parse, for arguments known to allow a guess (`start` made
+    /// one; the files are not looked at again), when none of them could be taken for a
+    /// subcommand by the root's parser (a file named `info` or `help`): the root then has
+    /// nothing but `play` to do, and `play` may parse them as the root command.
     static func playArguments(guessed arguments: [String]) -> [String]? {
         var rest = arguments[...]
         if rest.first == Play._commandName { rest = rest.dropFirst() }

@@ -131,3 +131,12 @@ import Glibc
         }
     }
 }
+
+extension EarlyStart {
+    /// What `Animplay.main` does with `arguments`, without starting anything: the arguments
+    /// `play` would parse as the root command when they allow a guess (`start`) and none
+    /// could be taken for a subcommand (`playArguments(guessed:)`).
+    static func playArguments(_ arguments: [String]) -> [String]? {
+        guessedFile(arguments) == nil ? nil : playArguments(guessed: arguments)
+    }
+}

@@ -75,10 +75,8 @@ package final class InlineImageOutput: FrameOutput {
         guard frame.size == layout.size else { return }
         if let d = drawn, d.index == frame.index, d.size == frame.size, d.layout == layout { return }
         guard sink.isWritable else { skipped += 1; return }
-        var out = Array("\u{1B}[?2026h".utf8)
-        out += sink.saveCursor
-        out += sink.cursorTo(row: layout.row, column: layout.column)
-        let suffix = sink.restoreCursor + Array("\u{1B}[?2026l".utf8)
+        var out = framePrefix(layout)
+        let suffix = frameSuffix
         if kind == .sixel && !terminal.tmuxPassthrough {
             if SixelFramePreparer.holdsRawSixel(frame) {
                 // The first frame: written from where it is held, between the two (copied into
@@ -112,10 +110,7 @@ package final class InlineImageOutput: FrameOutput {
         guard kind == .sixel, !terminal.tmuxPassthrough, current == nil, stream.size == layout.size,
               sink.isWritable else { return }
         screen?.present(empty, at: layout, status: status)
-        var prefix = Array("\u{1B}[?2026h".utf8)
-        prefix += sink.saveCursor
-        prefix += sink.cursorTo(row: layout.row, column: layout.column)
-        let sink = sink
+        let prefix = framePrefix(layout), sink = sink
         var started = false
         // Called on this thread for what has come, then on the producer's (this one waits).
         let complete = stream.drain { bytes in
@@ -125,12 +120,21 @@ package final class InlineImageOutput: FrameOutput {
         guard started else { return }
         // An image cut short (never, by `StreamingFrameScaler`'s contract) is ended here and
         // written again whole when its frame comes.
-        sink.write((complete ? [] : Array("\u{1B}\\".utf8)) + sink.restoreCursor + Array("\u{1B}[?2026l".utf8))
+        sink.write((complete ? [] : Array("\u{1B}\\".utf8)) + frameSuffix)
         placedAt = layout
         guard complete else { return }
         drawn = (stream.index, stream.size, layout)
         lastLayout = layout
     }
+
+    /// What comes before a frame's image: synchronized output begins, the cursor is saved and
+    /// moved to the layout's cell.
+    private func framePrefix(_ layout: RenderLayout) -> [UInt8] {
+        Array("\u{1B}[?2026h".utf8) + sink.saveCursor + sink.cursorTo(row: layout.row, column: layout.column)
+    }
+
+    /// What comes after it: the cursor restored, synchronized output ended.
+    private var frameSuffix: [UInt8] { sink.restoreCursor + Array("\u{1B}[?2026l".utf8) }
 
     /// Where the last frame was drawn: its cells size the printed copy (iTerm2 stretches it).
     private var lastLayout: RenderLayout?

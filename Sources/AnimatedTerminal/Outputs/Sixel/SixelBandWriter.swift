@@ -115,9 +115,7 @@ final class SixelBandWriter {
         defer { self.publish = nil }
         guard h >= 12 else {
             fillUpper(0..<h)
-            begin(width: w, height: h, palette: palette)
-            appendBands(indices: indices, width: w, rows: 0..<h, height: h)
-            return finish()
+            return writeInPlace(indices: indices, width: w, height: h, palette: palette)
         }
         let split = Self.split(height: h)
         begin(width: w, height: h, palette: palette)

@@ -87,7 +87,7 @@ package final class SixelFramePreparer: StreamingFrameScaler {
             state.later.release()
             let background = encoder.background, terminalColor = encoder.terminalColor
             // Only the first frame is held raw, so only its bytes can be the stream's.
-            let publish: SixelEncoder.Publish? = state.prepared == 0 ? stream.map { stream in { stream.append($0) } } : nil
+            let publish: SixelEncoder.Publish? = state.prepared == 0 ? stream.map { $0.append } : nil
             // Only rows with translucent pixels are flattened (the others are scaled to RGB).
             let flatten: AreaAverageScaler.RowFlattener = { rgba, y, rgb in
                 OpaqueFrame.flatten(rgba, width: w, height: 1, firstRow: y, background: background,

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The payload of a frame while it is being prepared, in order, for an output that can send it
 /// as it grows: the first frame of a play, with nothing on screen yet.
 ///
@@ -5,7 +7,8 @@
 /// reach it after it is written. The first sixel image of a `--fill` play (255 KB at 1200×675)
 /// was written only once its last band was encoded, and the benchmark's reader had all of it
 /// 5.5–10 ms after the first byte: written band by band meanwhile, the terminal reads while the
-/// rest is encoded.
+/// rest is encoded. Likewise a kitty upload sent inline (over ssh) goes out as its zlib stream
+/// is made.
 ///
 /// The producer thread appends (`append`) and then ends the stream (`end`). The display thread
 /// `drain`s it: the bytes that have come are written at once, and each later piece by the
@@ -33,6 +36,9 @@ public final class FrameStream: @unchecked Sendable {
         var writer: ((UnsafeRawBufferPointer) -> Void)?
     }
     private let monitor = Monitor(State())
+    /// See `channels` (apart from the monitor: the display reads it inside `drain`'s writer,
+    /// which runs under the monitor's lock).
+    private let declaredChannels = Atomic<Int>(0)
     /// Called once, with the first bytes (the display may be asleep, waiting for the frame).
     private let firstBytes: @Sendable () -> Void
 
@@ -56,6 +62,12 @@ public final class FrameStream: @unchecked Sendable {
         if first { firstBytes() }
     }
 
+    /// What the payload's pixels are, for an output that must say so before their first byte
+    /// (a kitty upload's `f=24` or `f=32`): declared by a preparer before its first `append`.
+    package func declare(channels: Int) {
+        declaredChannels.store(channels, ordering: .releasing)
+    }
+
     /// The frame is made: its payload is `payloadBytes` long. The stream is complete if what was
     /// appended is all of it (a preparer that did not stream appended nothing).
     package func end(payloadBytes: Int) {
@@ -67,6 +79,10 @@ public final class FrameStream: @unchecked Sendable {
     }
 
     // MARK: display
+
+    /// The channels the preparer declared (3: RGB, 4: RGBA), 0 if it declared none; known by
+    /// the first byte.
+    public var channels: Int { declaredChannels.load(ordering: .acquiring) }
 
     /// True once some bytes have come.
     public var hasBytes: Bool { monitor.withLock { $0.bytes > 0 } }

@@ -82,12 +82,7 @@ package struct KittyAnimation: Sendable {
             let (g, payload) = transmission(frame.payload)
             g.transmitAndPlace(id: id, placement: 1, size: frame.size, payload: payload, channels: frame.channels, cells: cells,
                                cursor: cursor, to: &out)
-            imageSize = frame.size
-            slots = max(2, storageBytes / max(1, frame.size.width * frame.size.height * 4))
-            held = [frame.index: 1]
-            spare = nil; spareHolds = nil
-            nextNumber = 2; shownNumber = 1
-            uploads += 1
+            started(root: frame.index, size: frame.size)
             return
         }
         let number: Int
@@ -120,6 +115,31 @@ package struct KittyAnimation: Sendable {
             graphics.show(id: id, frame: number, to: &out)
             shownNumber = number
         }
+    }
+
+    /// The image is started (a new one) with frame `index` as its root, shown.
+    private mutating func started(root index: Int, size: RenderSize) {
+        imageSize = size
+        slots = max(2, storageBytes / max(1, size.width * size.height * 4))
+        held = [index: 1]
+        spare = nil; spareHolds = nil
+        nextNumber = 2; shownNumber = 1
+        uploads += 1
+    }
+
+    /// The root frame's upload while it is prepared (`FrameStream`), inline, when no image
+    /// exists: the command `show` would write for frame `index`, its data to come in pieces.
+    /// Nil when `show` would not write it so (an image exists, frames go through a file or
+    /// shared memory).
+    package func streamedRoot(size: RenderSize, channels: Int, cells: KittyCells?) -> KittyGraphics.StreamedCommand? {
+        guard imageSize == nil, stager == nil, !graphics.tmux else { return nil }
+        return graphics.streamedTransmitAndPlace(id: id, placement: 1, size: size, channels: channels, cells: cells)
+    }
+
+    /// The streamed root frame (`streamedRoot`) went whole: the image holds frame `index`, as
+    /// after `show` of it.
+    package mutating func streamed(root index: Int, size: RenderSize) {
+        started(root: index, size: size)
     }
 
     /// Deletes the image and all its frames; the next `show` starts a new one.

@@ -42,18 +42,72 @@ package struct KittyGraphics: Sendable {
             command(Array(keys.utf8), payload, cursor: cursor, to: &out)
             return
         }
-        var repeated = Self.key("q", in: keys).map { [$0] } ?? []
-        if let action = Self.key("a", in: keys), action == "a=f" { repeated.insert(action, at: 0) }
+        let repeated = Self.repeatedKeys(keys)
         var start = payload.startIndex
         var first = true
         while start < payload.endIndex {
             let end = min(payload.endIndex, start + Self.chunkBytes)
             let more = end < payload.endIndex
-            var k: [UInt8] = first ? Array(keys.utf8) + Array(",".utf8) : []
-            if !first { for r in repeated { k += Array(r.utf8) + [0x2C] } }
-            k += Array((more ? "m=1" : "m=0").utf8)
-            command(k, payload[start..<end], cursor: cursor, to: &out)
+            command(Self.chunkKeys(keys, repeated: repeated, first: first, more: more), payload[start..<end], cursor: cursor, to: &out)
             start = end; first = false
+        }
+    }
+
+    /// The keys later chunks repeat (see the type's doc).
+    private static func repeatedKeys(_ keys: String) -> [String] {
+        var repeated = key("q", in: keys).map { [$0] } ?? []
+        if let action = key("a", in: keys), action == "a=f" { repeated.insert(action, at: 0) }
+        return repeated
+    }
+
+    /// The keys of one chunk of a command's payload.
+    private static func chunkKeys(_ keys: String, repeated: [String], first: Bool, more: Bool) -> [UInt8] {
+        var k: [UInt8] = first ? Array(keys.utf8) + Array(",".utf8) : []
+        if !first { for r in repeated { k += Array(r.utf8) + [0x2C] } }
+        k += Array((more ? "m=1" : "m=0").utf8)
+        return k
+    }
+
+    /// A command whose data comes in pieces (the first frame's upload while it is compressed,
+    /// `FrameStream`): `add` writes each chunk once the data after it has begun to come, and
+    /// `finish` the last, so that the commands are those `append` makes of the whole data's
+    /// base64 (a chunk's 4096 characters are 3072 bytes of data; data of one chunk or less is
+    /// one command without `m`). Outside tmux only (the cursor is the caller's to move).
+    package struct StreamedCommand {
+        private let graphics: KittyGraphics
+        private let keys: String
+        private let repeated: [String]
+        /// Data not yet written: less than a chunk's after `add`, less than two within it.
+        private var pending: [UInt8] = []
+        private var first = true
+        /// Bytes of data a chunk carries.
+        private static let chunkData = KittyGraphics.chunkBytes / 4 * 3
+
+        package init(_ graphics: KittyGraphics, keys: String) {
+            precondition(!graphics.tmux, "streamed commands are written outside tmux only")
+            self.graphics = graphics; self.keys = keys; repeated = KittyGraphics.repeatedKeys(keys)
+        }
+
+        /// The next piece of the data: appends to `out` the chunks it completes, but the last.
+        package mutating func add(_ data: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+            pending += data
+            var start = 0
+            while pending.count - start > Self.chunkData {
+                let chunk = pending.withUnsafeBytes { Base64.encode(UnsafeRawBufferPointer(rebasing: $0[start..<(start + Self.chunkData)])) }
+                graphics.command(KittyGraphics.chunkKeys(keys, repeated: repeated, first: first, more: true), chunk[...],
+                                 cursor: [], to: &out)
+                first = false
+                start += Self.chunkData
+            }
+            if start > 0 { pending.removeFirst(start) }
+        }
+
+        /// The data is whole: appends the last chunk (or the one command).
+        package mutating func finish(to out: inout [UInt8]) {
+            let chunk = pending.withUnsafeBytes { Base64.encode($0) }
+            let k = first ? Array(keys.utf8) : KittyGraphics.chunkKeys(keys, repeated: repeated, first: false, more: false)
+            graphics.command(k, chunk[...], cursor: [], to: &out)
+            pending = []
         }
     }
 
@@ -83,8 +137,23 @@ package struct KittyGraphics: Sendable {
     package func transmitAndPlace(id: UInt32, placement: UInt32, size: RenderSize, payload: [UInt8], channels: Int = 4,
                                  moveCursor: Bool = false, cells: KittyCells? = nil, cursor: [UInt8] = [],
                                  to out: inout [UInt8]) {
-        append(keys: "a=T,i=\(id),p=\(placement),\(data(channels)),s=\(size.width),v=\(size.height)"
-                + (cells?.keys ?? "") + (moveCursor ? "" : ",C=1") + ",q=1", payload: payload[...], cursor: cursor, to: &out)
+        append(keys: transmitAndPlaceKeys(id: id, placement: placement, size: size, channels: channels, moveCursor: moveCursor,
+                                          cells: cells),
+               payload: payload[...], cursor: cursor, to: &out)
+    }
+
+    /// `transmitAndPlace`'s command, its data (not base64: the zlib stream itself) to come in
+    /// pieces (`StreamedCommand`).
+    package func streamedTransmitAndPlace(id: UInt32, placement: UInt32, size: RenderSize, channels: Int,
+                                          cells: KittyCells?) -> StreamedCommand {
+        StreamedCommand(self, keys: transmitAndPlaceKeys(id: id, placement: placement, size: size, channels: channels,
+                                                         moveCursor: false, cells: cells))
+    }
+
+    private func transmitAndPlaceKeys(id: UInt32, placement: UInt32, size: RenderSize, channels: Int, moveCursor: Bool,
+                                      cells: KittyCells?) -> String {
+        "a=T,i=\(id),p=\(placement),\(data(channels)),s=\(size.width),v=\(size.height)"
+            + (cells?.keys ?? "") + (moveCursor ? "" : ",C=1") + ",q=1"
     }
 
     /// Transmits and shows a still image at the cursor, without an id (kitty then sends no
@@ -136,7 +205,7 @@ package struct KittyGraphics: Sendable {
 /// `KittyAnimation.transmission`): a third less memory a frame, so that the 300 frames of a
 /// 1280×720 video (31 MB) fit the buffer's budget and later plays prepare nothing (as base64,
 /// 236 fitted, and every play decoded and compressed the whole video again).
-package struct KittyFramePreparer: TerminalKeepsFrames {
+package struct KittyFramePreparer: TerminalKeepsFrames, StreamingFrameScaler {
     package let scaler: any FrameScaler
     /// zlib level: 1 is several times faster than the default 6 for a few percent more bytes.
     package let level: Int32
@@ -162,11 +231,21 @@ package struct KittyFramePreparer: TerminalKeepsFrames {
     }
 
     package func scale(_ canvas: Canvas, index: Int, to size: RenderSize) -> ScaledFrame {
+        prepare(canvas, index: index, to: size, streaming: nil)
+    }
+
+    /// The first frame's zlib stream goes to `stream` as it is compressed, when it goes inline
+    /// and in halves as RGB (`pack`); other frames', and other forms, do not.
+    package func scale(_ canvas: Canvas, index: Int, to size: RenderSize, streaming stream: FrameStream) -> ScaledFrame {
+        prepare(canvas, index: index, to: size, streaming: inline && compress ? stream : nil)
+    }
+
+    private func prepare(_ canvas: Canvas, index: Int, to size: RenderSize, streaming stream: FrameStream?) -> ScaledFrame {
         if size.width == canvas.width && size.height == canvas.height && scaler is AreaAverageScaler,
            keepsAlpha {
             // The canvas's own size (the terminal scales, or it fits as it is) and nothing to
             // blend: compress the canvas itself rather than a copy of it.
-            return canvas.withUnsafeBytes { pack($0, index: index, size: size) }
+            return canvas.withUnsafeBytes { pack($0, index: index, size: size, streaming: stream) }
         }
         var pixels = scaler.scale(canvas, index: index, to: size).pixels
         let w = max(1, size.width)
@@ -179,7 +258,7 @@ package struct KittyFramePreparer: TerminalKeepsFrames {
                 return (c, c, c)
             }
         }
-        return pixels.withUnsafeBytes { pack($0, index: index, size: size) }
+        return pixels.withUnsafeBytes { pack($0, index: index, size: size, streaming: stream) }
     }
 
     /// The frame kitty receives for `rgba`: RGB when every pixel is opaque, zlib-compressed
@@ -188,15 +267,19 @@ package struct KittyFramePreparer: TerminalKeepsFrames {
     /// or `compressOpaqueRGBInHalves`, which makes the RGB as it goes);
     /// later frames are prepared ahead of the display, where a second thread a frame only added
     /// threads and memory (large video: 28.2 → 30.8 MB peak).
-    private func pack(_ rgba: UnsafeRawBufferPointer, index: Int, size: RenderSize) -> ScaledFrame {
+    /// `stream`: that first frame's RGB stream is also handed over as it is made (declared as 3
+    /// channels first); nothing is for any other form.
+    private func pack(_ rgba: UnsafeRawBufferPointer, index: Int, size: RenderSize, streaming stream: FrameStream?) -> ScaledFrame {
         let deflate: (UnsafeRawBufferPointer) -> [UInt8] = index == 0
             ? { Zlib.compressInHalves($0, level: level) } : { Zlib.compress($0, level: level) }
         // The first frame's RGB is made by the two compressing threads as they go (looked at
         // first: they would give up only at a pixel that is not opaque, having deflated the
         // pixels before it for nothing).
-        if index == 0 && compress && Self.allOpaque(rgba),
-           let packed = Zlib.compressOpaqueRGBInHalves(rgba, level: level) {
-            return ScaledFrame(index: index, size: size, pixels: [], payload: packed, channels: 3)
+        if index == 0 && compress && Self.allOpaque(rgba) {
+            stream?.declare(channels: 3)
+            if let packed = Zlib.compressOpaqueRGBInHalves(rgba, level: level, publish: stream.map { $0.append }) {
+                return ScaledFrame(index: index, size: size, pixels: [], payload: packed, channels: 3)
+            }
         }
         if let rgb = Self.opaqueRGB(rgba) {
             let packed = compress ? rgb.withUnsafeBytes { deflate($0) } : rgb

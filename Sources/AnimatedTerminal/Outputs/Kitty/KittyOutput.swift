@@ -147,6 +147,47 @@ package final class KittyOutput: FrameOutput {
         sink.write(out)
     }
 
+    /// The first frame's upload, inline, written as it is compressed (see `FrameStream`): the
+    /// commands and cursor moves `present` would write for it, so that the frame, when it
+    /// comes, is on screen already. The stream ends when the frame is made, so no command is
+    /// left open when this returns. The later pieces are written by the producer's thread as
+    /// it makes them, while this one waits (`FrameStream.drain`): the sink is used by one thread
+    /// at a time. Not through tmux, a file or shared memory (a name goes then, not the data),
+    /// nor at another size than the layout's, nor once an image exists.
+    package func writeAhead(_ stream: FrameStream, at layout: RenderLayout, status: String?) {
+        guard current == nil, placedAt == nil, stream.size == layout.size, !insideTmux,
+              animation.streamedRoot(size: stream.size, channels: 4, cells: nil) != nil else { return }
+        screen?.present(empty, at: layout, status: status)
+        let animation = animation, sink = sink, cells = KittyCells(layout)
+        let start = sink.saveCursor + sink.cursorTo(row: layout.row, column: layout.column)
+        var command: KittyGraphics.StreamedCommand?
+        // Called on this thread for what has come, then on the producer's (this one waits).
+        let complete = stream.drain { bytes in
+            var out: [UInt8] = []
+            if command == nil {
+                // The preparer declared its channels before its first byte.
+                command = animation.streamedRoot(size: stream.size, channels: stream.channels == 3 ? 3 : 4, cells: cells)
+                out = start
+            }
+            command?.add(bytes, to: &out)
+            if !out.isEmpty { sink.write(out) }
+        }
+        guard var command else { return }
+        var out: [UInt8] = []
+        command.finish(to: &out)
+        if complete {
+            self.animation.streamed(root: stream.index, size: stream.size)
+            placedAt = layout
+        } else {
+            // Cut short (never, by `StreamingFrameScaler`'s contract): the command is ended and
+            // its image deleted, and the frame uploaded whole when it comes (kitty may report
+            // the broken upload: the output then falls back, as after any upload error).
+            animation.graphics.delete(id: animation.id, to: &out)
+        }
+        out += sink.restoreCursor
+        sink.write(out)
+    }
+
     /// Deletes the image and every frame it holds (the last frame is printed again by
     /// `printLast` into the normal screen, where it stays).
     package func leave() {

@@ -47,20 +47,30 @@ package enum Zlib {
     /// deflate reads. Nil if a pixel is not opaque (the caller then sends RGBA), or if the RGB
     /// is smaller than `halvesThreshold`. The first frame of a 1280×720 video spent 3.6 ms
     /// making its RGB (2.7 MB of new pages) on the producer thread before compressing it.
-    package static func compressOpaqueRGBInHalves(_ rgba: UnsafeRawBufferPointer, level: Int32) -> [UInt8]? {
+    ///
+    /// `publish`: the stream's bytes as they are made, in order, on this thread (the first
+    /// frame's upload written while it is compressed, `FrameStream`): the header and the first
+    /// half's blocks as deflate gives them, the second half's and the checksum at the end.
+    /// Only for pixels known to be opaque (`KittyFramePreparer.allOpaque`): a half that gave up
+    /// would leave what was published incomplete.
+    package static func compressOpaqueRGBInHalves(_ rgba: UnsafeRawBufferPointer, level: Int32,
+                                                  publish: Publish? = nil) -> [UInt8]? {
         let pixels = rgba.count / 4
         guard pixels * 3 >= halvesThreshold, let base = rgba.baseAddress else { return nil }
         let half = pixels / 2
-        return inHalves(length: pixels * 3, firstLength: half * 3, level: level) { room1, room2 in
+        return inHalves(length: pixels * 3, firstLength: half * 3, level: level, publish: publish) { room1, room2 in
             (Part(input: UnsafeRawBufferPointer(start: base, count: half * 4), output: room1, fromRGBA: true),
              Part(input: UnsafeRawBufferPointer(start: base + half * 4, count: (pixels - half) * 4), output: room2,
                   fromRGBA: true))
         }
     }
 
+    /// Where a stream's bytes go as they are made (see `compressOpaqueRGBInHalves`).
+    package typealias Publish = (UnsafeRawBufferPointer) -> Void
+
     /// One zlib stream of `length` bytes deflated by two parts at once (`parts` makes them
     /// for their rooms), the first covering `firstLength` of them; nil if a part gave up.
-    private static func inHalves(length n: Int, firstLength half: Int, level: Int32,
+    private static func inHalves(length n: Int, firstLength half: Int, level: Int32, publish: Publish? = nil,
                                  parts: (UnsafeMutableRawBufferPointer, UnsafeMutableRawBufferPointer) -> (Part, Part)) -> [UInt8]? {
         // Room for each half: compressBound covers a whole zlib stream; a sync flush adds at
         // most 5 bytes (an empty stored block) and one byte of bits.
@@ -69,19 +79,23 @@ package enum Zlib {
         defer { out.deallocate() }
         let (first, second) = parts(UnsafeMutableRawBufferPointer(start: out.baseAddress! + 2, count: room1),
                                     UnsafeMutableRawBufferPointer(start: out.baseAddress! + 2 + room1, count: room2))
-        SideThread.run({ second.deflate(level: level, last: true) }, alongside: { first.deflate(level: level, last: false) })
-        guard first.complete && second.complete else { return nil }
         // The zlib header compress2 writes for this level (deflate's level flags), then the
-        // second half's blocks moved up behind the first's, then the Adler-32 (big-endian).
+        // first half's blocks, the second half's moved up behind them, then the Adler-32
+        // (big-endian).
         let flags: Int = level == 1 ? 0 : level >= 2 && level <= 5 ? 1 : level == 6 || level == -1 ? 2 : 3
         var header = 0x78 << 8 | flags << 6
         header += 31 - header % 31
         let o = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
         o[0] = UInt8(header >> 8); o[1] = UInt8(header & 0xFF)
+        publish?(UnsafeRawBufferPointer(start: o, count: 2))
+        SideThread.run({ second.deflate(level: level, last: true) },
+                       alongside: { first.deflate(level: level, last: false, publish: publish) })
+        guard first.complete && second.complete else { return nil }
         (o + 2 + first.length).update(from: o + 2 + room1, count: second.length)
         let adler = UInt32(adler32_combine(first.adler, second.adler, Int(n - half)))
         let end = 2 + first.length + second.length
         for k in 0..<4 { o[end + k] = UInt8(truncatingIfNeeded: adler >> (24 - 8 * k)) }
+        publish?(UnsafeRawBufferPointer(start: o + 2 + first.length, count: second.length + 4))
         return [UInt8](UnsafeRawBufferPointer(start: out.baseAddress!, count: end + 4))
     }
 
@@ -98,13 +112,17 @@ package enum Zlib {
         /// False when an RGBA part met a pixel that is not opaque (nothing usable then).
         var complete = true
 
+        /// Chunks (8192 pixels) between the blocks a published half ends (see `deflate`).
+        static let publishedBlock = 4
+
         init(input: UnsafeRawBufferPointer, output: UnsafeMutableRawBufferPointer, fromRGBA: Bool = false) {
             self.input = input; self.output = output; self.fromRGBA = fromRGBA
         }
 
         /// Raw deflate blocks of `input` (no zlib header or trailer): `last` ends with the
         /// final block, otherwise a sync flush leaves the blocks open and byte-aligned.
-        func deflate(level: Int32, last: Bool) {
+        /// `publish` (RGBA input): the blocks as deflate gives them, after each chunk.
+        func deflate(level: Int32, last: Bool, publish: Publish? = nil) {
             var s = z_stream()
             let rc = deflateInit2_(&s, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
             precondition(rc == Z_OK, "zlib deflateInit2 failed (\(rc))")
@@ -119,6 +137,7 @@ package enum Zlib {
                 let rgb = UnsafeMutablePointer<UInt8>.allocate(capacity: chunk * 3)
                 defer { rgb.deallocate() }
                 var src = start, left = input.count / 4
+                var published = 0, chunks = 0
                 adler = CZlib.adler32(0, nil, 0)
                 while left > 0 {
                     let n = min(left, chunk)
@@ -134,9 +153,21 @@ package enum Zlib {
                     left -= n
                     s.next_in = rgb
                     s.avail_in = uInt(3 * n)
-                    let r = CZlib.deflate(&s, left > 0 ? Z_NO_FLUSH : end)
+                    chunks += 1
+                    // Published, a block is ended every `publishedBlock` chunks: at level 1 a
+                    // block of a flat frame can span a whole half (16K symbols of long
+                    // matches), and nothing would come out before it ends.
+                    let flush = left == 0 ? end : publish != nil && chunks % Self.publishedBlock == 0 ? Z_BLOCK : Z_NO_FLUSH
+                    let r = CZlib.deflate(&s, flush)
                     precondition((left > 0 || !last ? r == Z_OK : r == Z_STREAM_END) && s.avail_in == 0 && s.avail_out > 0,
                                  "zlib deflate did not finish (\(r))")
+                    if let publish {
+                        let made = output.count - Int(s.avail_out)
+                        if made > published {
+                            publish(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(output)[published..<made]))
+                            published = made
+                        }
+                    }
                 }
             } else {
                 s.next_in = UnsafeMutablePointer(mutating: start)

@@ -69,6 +69,23 @@ import AnimatedTestSupport
         #expect(packed.count < unpublished.count + unpublished.count / 50, "\(packed.count) against \(unpublished.count)")
     }
 
+    @Test func anIncompressibleFrameIsPublishedWhole() throws {
+        // Random RGB: stored blocks, the most a published half's early block ends can add.
+        let canvas = Canvas(width: 700, height: 600)
+        let noise = Self.bytes(700 * 600 * 4, seed: 11)
+        for i in 0..<(700 * 600) {
+            canvas.pixels[4 * i] = noise[4 * i]; canvas.pixels[4 * i + 1] = noise[4 * i + 1]
+            canvas.pixels[4 * i + 2] = noise[4 * i + 2]; canvas.pixels[4 * i + 3] = 255
+        }
+        var published: [UInt8] = []
+        let packed = try #require(canvas.withUnsafeBytes {
+            Zlib.compressOpaqueRGBInHalves($0, level: 1, publish: { published += $0 })
+        })
+        let rgb = try #require(Zlib.decompress(packed, limit: 700 * 600 * 3))
+        let whole = published == packed && rgb.count == 700 * 600 * 3
+        #expect(whole && packed.count > 700 * 600 * 3 && rgb[3 * 4321 + 1] == noise[4 * 4321 + 1])
+    }
+
     /// Frame `index` prepared into a stream (ended), the frame, and the stream.
     static func streamed(_ preparer: KittyFramePreparer, _ canvas: Canvas, index: Int = 0) -> (ScaledFrame, FrameStream) {
         let stream = FrameStream(index: index, size: RenderSize(width: canvas.width, height: canvas.height))

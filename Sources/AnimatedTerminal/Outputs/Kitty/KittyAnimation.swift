@@ -128,9 +128,9 @@ package struct KittyAnimation: Sendable {
     }
 
     /// The root frame's upload while it is prepared (`FrameStream`), inline, when no image
-    /// exists: the command `show` would write for frame `index`, its data to come in pieces.
-    /// Nil when `show` would not write it so (an image exists, frames go through a file or
-    /// shared memory).
+    /// exists: the command `show` would write for a frame of `size` and `channels`, its data to
+    /// come in pieces. Nil when `show` would not write it so (an image exists, frames go
+    /// through a file or shared memory, or through tmux).
     package func streamedRoot(size: RenderSize, channels: Int, cells: KittyCells?) -> KittyGraphics.StreamedCommand? {
         guard imageSize == nil, stager == nil, !graphics.tmux else { return nil }
         return graphics.streamedTransmitAndPlace(id: id, placement: 1, size: size, channels: channels, cells: cells)

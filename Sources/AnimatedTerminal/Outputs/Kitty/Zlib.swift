@@ -73,8 +73,10 @@ package enum Zlib {
     private static func inHalves(length n: Int, firstLength half: Int, level: Int32, publish: Publish? = nil,
                                  parts: (UnsafeMutableRawBufferPointer, UnsafeMutableRawBufferPointer) -> (Part, Part)) -> [UInt8]? {
         // Room for each half: compressBound covers a whole zlib stream; a sync flush adds at
-        // most 5 bytes (an empty stored block) and one byte of bits.
-        let room1 = bound(half) + 8, room2 = bound(n - half) + 8
+        // most 5 bytes (an empty stored block) and one byte of bits; so does each block a
+        // published half ends early (`Part.publishedBlock`), at most.
+        let early = publish == nil ? 0 : 8 * (half / (3 * 8192 * Part.publishedBlock) + 1)
+        let room1 = bound(half) + 8 + early, room2 = bound(n - half) + 8
         let out = UnsafeMutableRawBufferPointer.allocate(byteCount: 2 + room1 + room2 + 4, alignment: 16)
         defer { out.deallocate() }
         let (first, second) = parts(UnsafeMutableRawBufferPointer(start: out.baseAddress! + 2, count: room1),

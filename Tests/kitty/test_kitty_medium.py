@@ -20,6 +20,21 @@ def gif(tmp_path_factory):
     return path
 
 
+def colours_shown(k, count, first_shot=None):
+    """The frames' colours in the order the screen showed them, once `count` were seen
+    (`first_shot`: a screenshot of the first, to look at)."""
+    seen = []
+    def next_colour():
+        c = dominant(k.screen_colors(COLORS))
+        if c and (not seen or seen[-1] != c):
+            seen.append(c)
+            if len(seen) == 1 and first_shot:
+                k.save_screenshot(first_shot)
+        return len(seen) >= count
+    k.wait_for(next_colour, timeout=30, what=f'the colours of {count} frames')
+    return seen
+
+
 def leftovers(pid, tmpdir):
     """Objects this animplay wrote that kitty did not take (it deletes what it read)."""
     names = [n for n in os.listdir('/dev/shm') if n.startswith(f'animplay-tty-graphics-protocol-{pid}-')]
@@ -31,13 +46,7 @@ def test_local_kitty_reads_frames_from_the_medium_colours_follow_once_per_frame(
     k = Kitty(display, ['--graphics', 'kitty', '--loop', '2', gif],
               env={'ANIMPLAY_KITTY_MEDIUM': medium, 'TMPDIR': str(tmp_path)})
     try:
-        seen = []
-        def next_colour():
-            c = dominant(k.screen_colors(COLORS))
-            if c and (not seen or seen[-1] != c):
-                seen.append(c)
-            return len(seen) >= 4
-        k.wait_for(next_colour, timeout=30, what='the colours of four frames')
+        seen = colours_shown(k, 4)
         # Colour order follows the frames (red, green, blue, red...), from wherever it started.
         start = COLORS.index(seen[0])
         assert seen == [COLORS[(start + i) % 3] for i in range(len(seen))]
@@ -90,15 +99,7 @@ def test_over_ssh_the_first_upload_written_while_compressed_is_taken_by_kitty(di
     k = Kitty(display, ['--graphics', 'kitty', '--fill', '--loop', '1', large_gif],
               env={'SSH_CONNECTION': '192.0.2.1 50000 192.0.2.2 22', 'TMPDIR': str(tmp_path)})
     try:
-        seen = []
-        def next_colour():
-            c = dominant(k.screen_colors(COLORS))
-            if c and (not seen or seen[-1] != c):
-                seen.append(c)
-                if len(seen) == 1:
-                    k.save_screenshot('kitty-streamed-first-frame')
-            return len(seen) >= 2
-        k.wait_for(next_colour, timeout=30, what='the colours of two frames')
+        seen = colours_shown(k, 2, first_shot='kitty-streamed-first-frame')
         assert seen[:2] == [COLORS[0], COLORS[1]]
         assert k.exit_status() == 0
         raw = k.commands()

@@ -77,7 +77,8 @@ package struct KittyGraphics: Sendable {
         private let graphics: KittyGraphics
         private let keys: String
         private let repeated: [String]
-        /// Data not yet written: less than a chunk's after `add`, less than two within it.
+        /// Data not yet written: at most a chunk's between calls (the last chunk waits for
+        /// more data or `finish`).
         private var pending: [UInt8] = []
         private var first = true
         /// Bytes of data a chunk carries.

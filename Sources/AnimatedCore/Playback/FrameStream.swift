@@ -64,7 +64,7 @@ public final class FrameStream: @unchecked Sendable {
 
     /// What the payload's pixels are, for an output that must say so before their first byte
     /// (a kitty upload's `f=24` or `f=32`): declared by a preparer before its first `append`.
-    package func declare(channels: Int) {
+    public func declare(channels: Int) {
         declaredChannels.store(channels, ordering: .releasing)
     }
 

@@ -117,8 +117,9 @@ package struct KittyAnimation: Sendable {
         }
     }
 
-    /// The image is started (a new one) with frame `index` as its root, shown.
-    private mutating func started(root index: Int, size: RenderSize) {
+    /// The image is started (a new one) with frame `index` as its root, shown: by `show`, or
+    /// by the caller once a streamed root (`streamedRoot`) went whole.
+    package mutating func started(root index: Int, size: RenderSize) {
         imageSize = size
         slots = max(2, storageBytes / max(1, size.width * size.height * 4))
         held = [index: 1]
@@ -132,15 +133,12 @@ package struct KittyAnimation: Sendable {
     /// come in pieces. Nil when `show` would not write it so (an image exists, frames go
     /// through a file or shared memory, or through tmux).
     package func streamedRoot(size: RenderSize, channels: Int, cells: KittyCells?) -> KittyGraphics.StreamedCommand? {
-        guard imageSize == nil, stager == nil, !graphics.tmux else { return nil }
+        guard streamsRoot else { return nil }
         return graphics.streamedTransmitAndPlace(id: id, placement: 1, size: size, channels: channels, cells: cells)
     }
 
-    /// The streamed root frame (`streamedRoot`) went whole: the image holds frame `index`, as
-    /// after `show` of it.
-    package mutating func streamed(root index: Int, size: RenderSize) {
-        started(root: index, size: size)
-    }
+    /// Whether `streamedRoot` gives a command now.
+    package var streamsRoot: Bool { imageSize == nil && stager == nil && !graphics.tmux }
 
     /// Deletes the image and all its frames; the next `show` starts a new one.
     package mutating func delete(to out: inout [UInt8]) {

@@ -155,8 +155,7 @@ package final class KittyOutput: FrameOutput {
     /// at a time. Not through tmux, a file or shared memory (a name goes then, not the data),
     /// nor at another size than the layout's, nor once an image exists.
     package func writeAhead(_ stream: FrameStream, at layout: RenderLayout, status: String?) {
-        guard current == nil, placedAt == nil, stream.size == layout.size, !insideTmux,
-              animation.streamedRoot(size: stream.size, channels: 4, cells: nil) != nil else { return }
+        guard current == nil, placedAt == nil, stream.size == layout.size, animation.streamsRoot else { return }
         screen?.present(empty, at: layout, status: status)
         let animation = animation, sink = sink, cells = KittyCells(layout)
         let start = sink.saveCursor + sink.cursorTo(row: layout.row, column: layout.column)
@@ -176,7 +175,7 @@ package final class KittyOutput: FrameOutput {
         var out: [UInt8] = []
         command.finish(to: &out)
         if complete {
-            self.animation.streamed(root: stream.index, size: stream.size)
+            self.animation.started(root: stream.index, size: stream.size)
             placedAt = layout
         } else {
             // Cut short (never, by `StreamingFrameScaler`'s contract): the command is ended and

@@ -8,7 +8,8 @@ struct GIFFrameEntry {
     var transparent: Int16
     /// The image data's sub-block chain ended before the end of the file.
     var complete: Bool
-    /// 0 when giflib decodes the image; otherwise the LZW minimum code size giflib refused
+    /// 0 when giflib accepts the image's LZW minimum code size (0...8: `GIFLZWDecoder` decodes
+    /// 2...8, giflib the others); otherwise the code size giflib refused
     /// (9...11 go to `GIFWideCodeLZW`, larger ones cannot be decoded).
     var wideCodeSize: UInt8
 }

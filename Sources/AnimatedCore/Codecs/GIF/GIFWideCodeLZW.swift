@@ -1,9 +1,10 @@
-/// LZW decoding for images whose minimum code size is 9, 10 or 11.
+/// LZW decoding for images whose minimum code size is 9, 10 or 11 (the tests also compare it
+/// with `GIFLZWDecoder`, a decoder of the same semantics written differently).
 ///
 /// giflib refuses minimum code sizes above 8 (a palette has at most 256 colours), but the
 /// format's 12-bit code limit allows up to 11, and browsers, Pillow, ImageMagick, ffmpeg and
 /// gifsicle all decode such files (corpus: pygif max-codes, Pillow issue_2811). This small
-/// decoder covers only that gap; every other image goes through giflib.
+/// decoder covers only that gap; the images of code sizes 2...8 go through `GIFLZWDecoder`.
 ///
 /// It reads the image's sub-blocks from `input` (positioned just after the code-size byte)
 /// and produces colour indices a row at a time. They are 16-bit: literal codes can exceed 255,

@@ -31,6 +31,13 @@ package enum ScratchPages {
         return try body(p)
     }
 
+    /// `bytes` zeroed bytes of pages of their own that outlive a call (a decoder's buffer of a
+    /// frame's size), for `deallocate(_:bytes:)` with the same size.
+    package static func allocate(bytes: Int) -> UnsafeMutableRawPointer { map(bytes).0 }
+
+    /// Unmaps what `allocate(bytes:)` returned.
+    package static func deallocate(_ pages: UnsafeMutableRawPointer, bytes: Int) { munmap(pages, max(1, bytes)) }
+
     private static func map(_ bytes: Int) -> (UnsafeMutableRawPointer, Int) {
         let n = max(1, bytes)
         let raw = mmap(nil, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)

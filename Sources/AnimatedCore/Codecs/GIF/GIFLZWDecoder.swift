@@ -5,7 +5,9 @@
 /// (5.4 ns a pixel). Here every table entry is a place in the indices decoded so far: an entry
 /// is the previous code's string followed by the first index of the next, and the two were
 /// written side by side. A code is then one short forward copy, eight bytes at a time. The price
-/// is the frame's indices kept whole (`pixels` bytes, a quarter of its canvas) instead of a row.
+/// is the frame's indices kept whole (`pixels` bytes, a quarter of its canvas) instead of a row,
+/// in pages of their own (from malloc, a freed block of a frame's size would raise glibc's mmap
+/// threshold, and smaller blocks would then stay resident in the heap).
 /// giflib still reads the file's records; images whose minimum code size is below 2 keep its
 /// decoder (what browsers show for those, as the corpus has it, is what giflib makes of them).
 ///
@@ -66,11 +68,12 @@ final class GIFLZWDecoder {
 
     init() {
         outCapacity = 0
-        out = .allocate(capacity: 0)
+        out = ScratchPages.allocate(bytes: 0).bindMemory(to: UInt8.self, capacity: 0)
     }
 
     deinit {
-        out.deallocate(); start.deallocate(); length.deallocate(); data.deallocate()
+        ScratchPages.deallocate(out, bytes: outCapacity)
+        start.deallocate(); length.deallocate(); data.deallocate()
     }
 
     /// Starts a frame whose data's first sub-block is at `input.position` (just after the
@@ -78,9 +81,9 @@ final class GIFLZWDecoder {
     func begin(input: GIFInput, minimumCodeSize: Int, pixels: Int) {
         precondition((2...8).contains(minimumCodeSize) && pixels >= 0)
         if pixels + Self.slack > outCapacity {
-            out.deallocate()
+            ScratchPages.deallocate(out, bytes: outCapacity)
             outCapacity = pixels + Self.slack
-            out = .allocate(capacity: outCapacity)
+            out = ScratchPages.allocate(bytes: outCapacity).bindMemory(to: UInt8.self, capacity: outCapacity)
         }
         self.input = input
         self.pixels = pixels

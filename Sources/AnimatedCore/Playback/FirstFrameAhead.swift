@@ -1,7 +1,9 @@
 /// A decoder whose frame 0 is decoded from the start on a thread of its own, while the caller
 /// does other work before the player starts (probing the terminal, choosing the output), so
 /// that the producer finds it done: the first image no longer waits for it (a 1280×720 GIF
-/// frame takes about 7 ms; the terminal's answers take as long or longer).
+/// frame in a fresh process takes 4–7 ms, most of it faulting in the canvas's and the
+/// decoder's fresh pages on a core shared with the argument parsing; the terminal's answers
+/// take as long).
 ///
 /// The side thread also makes the canvas frame 0 is drawn on (a transparent one of the
 /// animation's size: zeroing 3.7 MB of new pages at 1280×720 took the caller's thread 4 ms).

@@ -19,7 +19,7 @@ public protocol ImageCoder: Sendable {
     func open(_ source: ByteSource, options: DecodeOptions) throws(AnimatedError) -> any AnimationDecoder
 }
 
-/// GIF87a / GIF89a through giflib.
+/// GIF87a / GIF89a: records through giflib, image data through `GIFLZWDecoder`.
 package struct GIFCoder: ImageCoder {
     package init() {}
     package var name: String { "GIF" }

@@ -251,6 +251,30 @@ import Testing
         #expect(GIFRaster.rowsToDecode(height: 10, visibleRows: 3, interlaced: false) == 3)
     }
 
+    /// Rows are drawn a few at a time as they are decoded: a tall frame, interlaced or not,
+    /// whose data ends part-way through a row far past the first steps shows exactly the stored
+    /// rows before that row, the pixels of it that came, and nothing else.
+    @Test(arguments: [false, true])
+    func aTallFrameCutShortShowsExactlyWhatCame(interlaced: Bool) throws {
+        let height = 70, width = 5
+        let colors: [UInt32] = (0..<128).map { UInt32($0 * 2) << 16 | 0x0080 }
+        let pixels = (0..<height).flatMap { row in [UInt8](repeating: UInt8(row), count: width) }
+        let came = 53 * width + 2         // stored rows 0...52, two pixels of stored row 53
+        var w = GIFTestWriter(width: width, height: height, palette: colors)
+        w.image(width: width, height: height, pixels: pixels, interlaced: interlaced, stopAfter: came)
+        w.trailer()
+        let comp = try Compositor(decoder: open(w))
+        let c = comp.frame(at: 0)
+        #expect(comp.problems[0] == "invalid image: frame 0: LZW data ends before the last pixel")
+        for k in 0..<height {
+            let y = GIFRaster.imageRow(stored: k, height: height, interlaced: interlaced)
+            for x in 0..<width {
+                let want = k * width + x < came ? [UInt8(y * 2), 0, 0x80, 255] : Self.clear
+                #expect(pixel(c, x, y) == want, "stored row \(k), image row \(y), x \(x)")
+            }
+        }
+    }
+
     @Test func framesAreClippedToTheScreen() throws {
         var w = GIFTestWriter(width: 8, height: 8, palette: Self.palette)
         w.image(x: 6, y: 6, width: 4, height: 4, pixels: solid(4, 4, 1))

@@ -367,8 +367,9 @@ final class FrameBuffer: Sendable {
     /// write the payload while it grows. Its first bytes ring `arrivals` and yield the core, as
     /// `deliver` does for the frame the display waits for: while a large first frame's bands
     /// are written both cores are busy (the lower half on a side thread), and the display loop,
-    /// woken onto this thread's core, otherwise waited for its time slice before it took the
-    /// stream (1–4 ms in 4 of 8 traced plays of the large video in sixel mode).
+    /// woken onto this thread's core, waited for its time slice before it took the stream (the
+    /// large video in sixel mode, traced: 1–4 ms in 4 of 8 plays; with the yield, 1.4–3.2 ms in
+    /// 4 of 12, those woken onto the side thread's core).
     func stream(for target: Int, size: RenderSize, generation: Int) -> FrameStream? {
         let bell = arrivals
         return monitor.withLock { s -> FrameStream? in

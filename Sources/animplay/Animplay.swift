@@ -48,6 +48,8 @@ struct Animplay: ParsableCommand {
             do { try play.run() } catch { exit(withError: error) }
             return
         }
+        // `play` refused these arguments: the root reports the usage error and exits.
+        if guessed && EarlyStart.playArguments(guessed: arguments) != nil { EarlyStart.abandon() }
         main(nil)
     }
 

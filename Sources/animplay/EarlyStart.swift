@@ -92,4 +92,17 @@ enum EarlyStart {
         guard let taken, taken.path == path else { return nil }
         return taken
     }
+
+    /// Lets the guess's threads finish on their own, for a run that ends before `play` could
+    /// take it (arguments `play` refused: a usage error follows at once, and should not wait
+    /// for a large file's indexing). Left in place, its threads were never joined before the
+    /// process exited (ThreadSanitizer's "thread leak").
+    static func abandon() {
+        guard let abandoned = guess.withLock({ g -> Guess? in
+            defer { g = nil }
+            return g
+        }) else { return }
+        abandoned.decoder.detach()
+        abandoned.frameZero.detach()
+    }
 }

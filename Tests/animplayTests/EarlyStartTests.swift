@@ -97,6 +97,21 @@ import Glibc
         }
     }
 
+    /// A run whose arguments `play` refused (a usage error follows) lets the guess go without
+    /// waiting for its threads: no guess is left, and a decoder let go opens the file again.
+    @Test func anAbandonedGuessIsGoneAndADetachedDecoderOpensAgain() throws {
+        try Self.withFiles { _, a, _ in
+            EarlyStart.start([a])
+            EarlyStart.abandon()
+            #expect(EarlyStart.take(for: a) == nil)
+            EarlyStart.abandon()      // nothing to abandon: nothing happens
+            let ahead = DecoderAhead(path: a, options: DecodeOptions())
+            ahead.detach()
+            let reopened = try ahead.decoder()
+            #expect(reopened.info.frameCount > 1)
+        }
+    }
+
     /// `play`'s own options decide whether the decoder opened ahead is used: the same file and
     /// the same decoding options only; refusals are `open`'s own.
     @Test func theDecoderOpenedAheadIsUsedOnlyForTheSameFileAndOptions() throws {

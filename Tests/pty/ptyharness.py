@@ -13,6 +13,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 
 
 def binary():
+    if os.environ.get('ANIMPLAY_BIN'):      # another build (scripts/tsan: ThreadSanitizer's)
+        return os.environ['ANIMPLAY_BIN']
     for cfg in ('release', 'debug'):
         p = os.path.join(ROOT, '.build', cfg, 'animplay')
         if os.path.exists(p) and os.environ.get('ANIMPLAY_BUILD', cfg) == cfg:

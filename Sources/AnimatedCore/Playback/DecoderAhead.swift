@@ -5,12 +5,15 @@
 ///
 /// @unchecked Sendable: made on one thread and taken on another (handed over through a lock),
 /// used by one at a time: `thread` only by its holder; the outcome written by the side thread
-/// alone until it is joined, read by the holder alone afterwards (the join orders the two).
+/// alone until it is joined, read by the holder alone afterwards (the join orders the two), and
+/// never read once the thread was let go unjoined (`detach`).
 package final class DecoderAhead: @unchecked Sendable {
     package let path: String
     package let options: DecodeOptions
     private var thread: ProducerThread?
     private let outcome = Outcome()
+    /// The side thread was let go unjoined: its outcome is never read (it may still be written).
+    private var detached = false
 
     /// What the side thread found. @unchecked Sendable: see the type's doc.
     private final class Outcome: @unchecked Sendable {
@@ -31,13 +34,23 @@ package final class DecoderAhead: @unchecked Sendable {
 
     deinit { thread?.join() }
 
+    /// Lets the side thread run on unjoined, for a caller that will not take the decoder (the
+    /// process is about to exit): dropping this object then does not wait for it. What the
+    /// thread opens is left to it; `decoder()` opens the file again.
+    package func detach() {
+        guard let thread else { return }
+        thread.detach()
+        self.thread = nil
+        detached = true
+    }
+
     /// The decoder, or the error opening the file gave (as `AnimationLoader.open` would have
     /// given it on the caller's thread). The first call takes what the side thread opened; a
     /// later one opens the file again.
     package func decoder() throws(AnimatedError) -> any AnimationDecoder {
         thread?.join()
         thread = nil
-        if let result = outcome.result {
+        if !detached, let result = outcome.result {
             outcome.result = nil
             return try result.get()
         }

@@ -70,6 +70,12 @@ package final class FirstFrameAhead: AnimationDecoder, FrameZeroAhead {
         }
 
         deinit { thread?.join() }
+
+        /// Lets the side thread run on unjoined (see `DecoderAhead.detach`).
+        package func detach() {
+            thread?.detach()
+            thread = nil
+        }
     }
 
     /// The decoder and its thread for the side. @unchecked Sendable: the decoder is used by the

@@ -43,13 +43,14 @@ struct Animplay: ParsableCommand {
         // subcommand to look for pass-through arguments (one of the three times a cold parse
         // reflects `play`'s ~50 options: 1.1 ms of its 7). Arguments `Play` refuses go the
         // usual way, so errors and usage are the root's.
-        if guessed, let playArguments = EarlyStart.playArguments(guessed: arguments),
-           var play = try? Play.parseAsRoot(playArguments) {
-            do { try play.run() } catch { exit(withError: error) }
-            return
+        if guessed, let playArguments = EarlyStart.playArguments(guessed: arguments) {
+            if var play = try? Play.parseAsRoot(playArguments) {
+                do { try play.run() } catch { exit(withError: error) }
+                return
+            }
+            // `play` refused them: the root reports the usage error and exits.
+            EarlyStart.abandon()
         }
-        // `play` refused these arguments: the root reports the usage error and exits.
-        if guessed && EarlyStart.playArguments(guessed: arguments) != nil { EarlyStart.abandon() }
         main(nil)
     }
 

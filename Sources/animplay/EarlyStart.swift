@@ -85,12 +85,16 @@ enum EarlyStart {
 
     /// The guess if it is of `path`; any other guess is dropped (nil: drop it).
     static func take(for path: String?) -> Guess? {
-        let taken = guess.withLock { g -> Guess? in
+        guard let taken = removeGuess(), taken.path == path else { return nil }
+        return taken
+    }
+
+    /// The guess, if any, no longer the process's.
+    private static func removeGuess() -> Guess? {
+        guess.withLock { g -> Guess? in
             defer { g = nil }
             return g
         }
-        guard let taken, taken.path == path else { return nil }
-        return taken
     }
 
     /// Lets the guess's threads finish on their own, for a run that ends before `play` could
@@ -98,10 +102,7 @@ enum EarlyStart {
     /// for a large file's indexing). Left in place, its threads were never joined before the
     /// process exited (ThreadSanitizer's "thread leak").
     static func abandon() {
-        guard let abandoned = guess.withLock({ g -> Guess? in
-            defer { g = nil }
-            return g
-        }) else { return }
+        guard let abandoned = removeGuess() else { return }
         abandoned.decoder.detach()
         abandoned.frameZero.detach()
     }

@@ -49,6 +49,19 @@ import Testing
         #expect(d("iterm2", xterm).unsupported?.contains("XTerm(379)") == true)
     }
 
+    /// Many terminals answer DA1 but not XTVERSION (VTE, Konsole, the pty tests' responder):
+    /// nothing names a terminal without iTerm2 images, so the user's word stands (this trapped
+    /// on a forced unwrap of the missing version).
+    @Test func iTerm2IsObeyedWhenTheTerminalDoesNotSayWhatItIs() {
+        let da1Only = TerminalGraphicsAnswers(kittyGraphics: false, sixel: true, version: nil)
+        for r in ["iterm2", "iterm2!"] {
+            let decision = d(r, da1Only)
+            #expect(decision.graphics == .iterm2 && decision.unsupported == nil)
+        }
+        #expect(d("auto", da1Only).graphics == .sixel)
+        #expect(d("auto", TerminalGraphicsAnswers(version: "WezTerm 20240203")).graphics == .iterm2)
+    }
+
     @Test func tmuxWithoutPassthroughLacksEveryImageMode() {
         let env = ["TERM": "screen", "TMUX": "/tmp/t,1,0"]
         let r = d("kitty", kitty026, env: env, passthrough: false)

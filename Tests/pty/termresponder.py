@@ -40,6 +40,11 @@ DRAWS_BLOCKS = {
     'da1': b'\x1b[?62;c',
     'xtversion': b'\x1bP>|kitty(0.40.0)' + ST,
 }
+# A terminal that answers DA1 and nothing else it is asked (VTE's answer, as GNOME Terminal
+# gives it): no XTVERSION, no kitty graphics, no sixel.
+DA1_ONLY = {
+    'da1': b'\x1b[?65;1;9c',
+}
 SILENT = {}
 
 QUERIES = [  # (pattern in the program's output, profile key)

@@ -5,6 +5,7 @@ are checked by decoding them, as a terminal would.)"""
 import base64, re, struct, tempfile, zlib
 import pytest
 import ptyharness as h
+import termresponder as t
 from gifwriter import write_gif
 
 TMP = tempfile.mkdtemp(prefix='animplay-iterm2-')
@@ -79,3 +80,12 @@ def test_frames_parse_back_in_order_sized_in_cells(rgb_gif, how):
     # The last frame is printed into the normal screen with the cursor moving below it.
     assert b'doNotMoveCursor=0' in r.output.split(b'\x1b[?1049l')[-1]
     assert r.stty_after == r.stty_before
+
+
+def test_forced_in_a_terminal_that_does_not_say_what_it_is(rgb_gif):
+    # DA1 answered, XTVERSION not (VTE): nothing names a terminal without iTerm2 images, so
+    # `--graphics iterm2` is obeyed (it used to trap on the missing version, leaving the tty raw).
+    r = t.run(['--graphics', 'iterm2', '--loop', '1', rgb_gif], t.DA1_ONLY, cols=80, rows=24, xpixel=800, ypixel=480)
+    assert r.status == 0, r.output[-300:]
+    assert len(OSC1337.findall(r.output)) == 3
+    assert r.stty_before == r.stty_after

@@ -90,13 +90,15 @@ package enum GraphicsPolicy {
         case .sixel:
             return a.sixel ? nil : "the terminal does not list sixel in its device attributes"
         case .iterm2:
-            let v = (a.version ?? "").lowercased()
+            // No XTVERSION answer (many terminals give none): nothing says it cannot.
+            guard let version = a.version else { return nil }
             let without = ["xterm(", "kitty(", "foot(", "mlterm(", "alacritty", "ghostty"]
+            guard without.contains(where: version.lowercased().hasPrefix) else { return nil }
             // The terminal's own words go to stderr: printable ASCII only.
-            let name = String(String.UnicodeScalarView(a.version!.unicodeScalars.prefix(40).map {
+            let name = String(String.UnicodeScalarView(version.unicodeScalars.prefix(40).map {
                 (0x20..<0x7F).contains($0.value) ? $0 : "?"
             }))
-            return without.contains(where: v.hasPrefix) ? "\(name) has no iTerm2 inline images" : nil
+            return "\(name) has no iTerm2 inline images"
         case .cells:
             return nil
         }
@@ -120,8 +122,9 @@ package enum GraphicsPolicy {
     /// The protocol the terminal's answers point to, if any.
     package static func fromAnswers(_ a: TerminalGraphicsAnswers) -> (GraphicsProtocol, String)? {
         if a.kittyGraphics { return (.kitty, "kitty graphics query answered") }
-        let v = (a.version ?? "").lowercased()
-        if v.hasPrefix("iterm2") || v.hasPrefix("wezterm") { return (.iterm2, "XTVERSION \(a.version!)") }
+        if let version = a.version, ["iterm2", "wezterm"].contains(where: version.lowercased().hasPrefix) {
+            return (.iterm2, "XTVERSION \(version)")
+        }
         if a.sixel { return (.sixel, "DA1 lists sixel") }
         return nil
     }

@@ -55,6 +55,8 @@ let package = Package(
         .target(name: "CFileGuard", path: "Sources/CFileGuard"),
         // Threads started on another core than their creator's (cpu_set_t's macros are C only).
         .target(name: "CThreadStart", path: "Sources/CThreadStart"),
+        // The terminal given back when a signal animplay does not handle ends it (Ctrl-\, a trap).
+        .target(name: "CTerminalRescue", path: "Sources/CTerminalRescue"),
         .target(
             name: "AnimatedCore",
             dependencies: ["CGIF", "CPNG", "CJPEG", "CAVIF", "CWebP", "CImageQuant", "CThreadStart"]
@@ -64,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "animplay",
             dependencies: [
-                "AnimatedCore", "AnimatedTerminal", "AnimatedNet", "CNcurses",
+                "AnimatedCore", "AnimatedTerminal", "AnimatedNet", "CNcurses", "CTerminalRescue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -6,7 +6,7 @@ terminal), optionally sends keys or signals at given times, collects every byte,
 fed with the output: the normal screen at the end plus a snapshot of the alternate screen at
 the moment the program left it (what was on screen after the last frame).
 """
-import copy, fcntl, os, pty, re, select, signal, struct, subprocess, termios, time
+import copy, fcntl, os, pty, re, resource, select, signal, struct, subprocess, termios, time
 import pyte
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
@@ -93,6 +93,13 @@ def stty_g(fd):
     return subprocess.run(['stty', '-g'], stdin=fd, capture_output=True, text=True).stdout.strip()
 
 
+def _child_setup():
+    """The pty as controlling terminal; no core files from the tests that end animplay with
+    SIGQUIT, SIGSEGV or SIGABRT."""
+    fcntl.ioctl(1, termios.TIOCSCTTY, 0)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
 def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-256color',
         colorterm='truecolor', steps=(), exe=None, stdin=None, pixels=(0, 0)):
     """stdin: a file or descriptor for standard input instead of the pty (which stays the
@@ -108,7 +115,9 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     than at wall-clock offsets. A step whose condition never holds runs into `timeout`.
 
     exe: the program to run instead of the built animplay (an installed copy, a shell)."""
-    e = dict(os.environ, TERM=term, LANG='C.UTF-8')
+    # SWIFT_BACKTRACE: a debug build links the Swift runtime's backtracer, which would take the
+    # fatal signals some tests send after animplay's rescue and wait at its prompt on the pty.
+    e = dict(os.environ, TERM=term, LANG='C.UTF-8', SWIFT_BACKTRACE='enable=no')
     e.pop('LINES', None); e.pop('COLUMNS', None); e.pop('NO_COLOR', None)
     if colorterm is None:
         e.pop('COLORTERM', None)
@@ -121,7 +130,7 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     t0 = time.monotonic()
     proc = subprocess.Popen([exe or binary()] + list(args), stdin=slave if stdin is None else stdin, stdout=slave,
                             stderr=slave, env=e, start_new_session=True,
-                            preexec_fn=lambda: fcntl.ioctl(1, termios.TIOCSCTTY, 0))
+                            preexec_fn=_child_setup)
     state = State()
     out = state.output
     watched = any(callable(a[0]) for a in actions)

@@ -1,7 +1,7 @@
 """--inline: the animation plays at the cursor in the normal screen (no alternate screen),
 below what was printed before, scrolling it up when the cursor is near the bottom, and the
 last frame stays where it played (and so in the scrollback)."""
-import os, tempfile
+import os, signal, tempfile
 import ptyharness as h
 from gifwriter import write_gif
 
@@ -57,3 +57,11 @@ def test_q_quits_keys_are_not_echoed_and_the_tty_is_restored():
     assert r.status == 0 and r.stty_before == r.stty_after
     assert 'xyz' not in '\n'.join(r.screen.display)
     assert r.output.endswith(b'\x1b[?25h')
+
+
+def test_a_signal_it_does_not_handle_still_gives_the_tty_back():
+    # (Typed, Ctrl-\ is a key here: the inline player reads keys with ISIG off.)
+    r = h.run(['--inline', '--size', '20x5', anim(loops=0)], cols=40, rows=12,
+              steps=[(b'\x1b[4A\r', signal.SIGQUIT)])
+    assert r.status == -signal.SIGQUIT and r.stty_before == r.stty_after
+    assert not r.screen.cursor.hidden

@@ -226,6 +226,18 @@ def test_terminal_is_restored_on_hangup(two_colour_gif):
     assert r.status == 1 and restored(r)
 
 
+@pytest.mark.parametrize('how,sig', [
+    (b'\x1c', signal.SIGQUIT), (signal.SIGQUIT, signal.SIGQUIT), (signal.SIGSEGV, signal.SIGSEGV),
+    (signal.SIGILL, signal.SIGILL), (signal.SIGABRT, signal.SIGABRT), (signal.SIGUSR1, signal.SIGUSR1)])
+def test_terminal_is_restored_when_a_signal_it_does_not_handle_ends_it(two_colour_gif, how, sig):
+    # Ctrl-\ (curses' cbreak mode keeps it a signal), a trap (a failed Swift check is SIGILL),
+    # a fault, an abort, a stray kill: the process still dies of that signal (the shell sees it,
+    # a core is dumped where enabled), but the terminal is given back first.
+    r = h.run([two_colour_gif, '--loop', '0'], actions=[(0.6, how)])
+    assert r.status == -sig
+    assert restored(r)
+
+
 @pytest.fixture(scope='module')
 def half_transparent_gif():
     p = os.path.join(TMP, 'half.gif')

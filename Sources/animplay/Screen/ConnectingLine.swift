@@ -38,6 +38,7 @@ final class ConnectingLine: Sendable {
     private let host: String
     private let tty: Int32
     private let saved: termios
+    private let rescue: TerminalRescue.Layer
     private let wake: (read: Int32, write: Int32)
     private let startedAt = MonotonicClock.nanoseconds()
     nonisolated(unsafe) private var thread = pthread_t()
@@ -59,6 +60,7 @@ final class ConnectingLine: Sendable {
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)
         raw.c_cc.6 = 0   // VMIN
         raw.c_cc.5 = 0   // VTIME
+        rescue = TerminalRescue.enter(tty: fd, modes: modes, undo: [])
         tcsetattr(fd, TCSANOW, &raw)
         let me = Unmanaged.passRetained(self).toOpaque()
         pthread_create(&thread, nil, { raw in
@@ -78,6 +80,7 @@ final class ConnectingLine: Sendable {
         pthread_join(thread, nil)
         var modes = saved
         tcsetattr(tty, TCSANOW, &modes)
+        TerminalRescue.leave(rescue)
         close(tty); close(wake.read); close(wake.write)
         return state.withLock { $0.typed }
     }

@@ -97,11 +97,13 @@ final class InlinePlayback {
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)
         raw.c_cc.6 = 0; raw.c_cc.5 = 0   // VMIN, VTIME: reads never block
+        let rescue = TerminalRescue.enter(tty: tty, modes: saved, undo: TerminalRescue.imageCutShort + Array("\u{1B}[?25h".utf8))
         tcsetattr(tty, TCSANOW, &raw)
         TerminalOutput.write(1, "\u{1B}[?25l")     // hide the cursor while playing
         defer {
             TerminalOutput.write(1, "\u{1B}[?25h")
             tcsetattr(tty, TCSANOW, &saved)
+            TerminalRescue.leave(rescue)
         }
         layout = currentLayout()
         region.reserve(layout.rows + spareRows)

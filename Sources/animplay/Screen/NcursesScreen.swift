@@ -29,6 +29,9 @@ final class NcursesScreen {
     /// main thread is blocked (`ConnectingLine` on the screen), where `end()` cannot be called.
     let shellModes: termios
     let leaveBytes: [UInt8]
+    /// What undoes curses' screen if a signal that animplay does not handle ends it (nil
+    /// while the screen is ended or suspended).
+    private var rescue: TerminalRescue.Layer?
 
     /// The files curses runs on. `nil` in `init`: stdout, with keys from stdin when it is a
     /// terminal and from /dev/tty otherwise, and the terminal type from $TERM.
@@ -109,6 +112,17 @@ final class NcursesScreen {
             hasRGB: animplay_has_rgb() != 0,
             colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
             canSaveCursor: !saveCursor.isEmpty && !restoreCursor.isEmpty && !Self.capability("cup").isEmpty)
+        enterRescue()
+    }
+
+    private func enterRescue() {
+        rescue = TerminalRescue.enter(tty: inputFD, modes: shellModes, output: outputFD,
+                                      undo: TerminalRescue.imageCutShort + leaveBytes)
+    }
+
+    private func leaveRescue() {
+        if let rescue { TerminalRescue.leave(rescue) }
+        rescue = nil
     }
 
     deinit {
@@ -233,6 +247,7 @@ final class NcursesScreen {
     /// Gives the terminal back as `newterm` found it (Ctrl-Z), until `resume()`.
     func suspend() {
         guard !ended else { return }
+        leaveRescue()
         endwin()
     }
 
@@ -243,6 +258,7 @@ final class NcursesScreen {
         guard !ended else { return }
         clearok(animplay_curscr(), true)
         doupdate()
+        enterRescue()
     }
 
     /// Leaves curses mode: attributes reset, cursor shown, alternate screen left, tty modes
@@ -250,6 +266,7 @@ final class NcursesScreen {
     func end() {
         guard !ended else { return }
         ended = true
+        leaveRescue()
         endwin()
     }
 }

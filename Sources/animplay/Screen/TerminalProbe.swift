@@ -110,6 +110,8 @@ enum TerminalProbe {
         withUnsafeMutableBytes(of: &raw.c_cc) { cc in
             cc[Int(VMIN)] = 0; cc[Int(VTIME)] = 0
         }
+        let rescue = TerminalRescue.enter(tty: inputFD, modes: saved, undo: [])
+        defer { TerminalRescue.leave(rescue) }
         guard tcsetattr(inputFD, TCSANOW, &raw) == 0 else { return }
         defer { _ = tcsetattr(inputFD, TCSANOW, &saved) }
         body(inputFD, saved)

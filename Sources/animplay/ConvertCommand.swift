@@ -15,7 +15,9 @@ struct Convert: ParsableCommand {
         .png/.apng, .webp) or --format. APNG is always lossless; WebP is lossless unless \
         --quality is given without --lossless; GIF is exact for frames of at most 256 colours \
         and quantised with libimagequant otherwise. The output is written to a temporary file \
-        in OUT's folder and renamed when complete; OUT may not be one of the inputs.
+        in OUT's folder and renamed when complete (a link is followed; an OUT that is not a \
+        regular file, such as /dev/stdout or a FIFO, is written into when complete); OUT may \
+        not be one of the inputs.
 
         Delays are written so that browsers show the source's times: GIF stores centiseconds \
         (each frame ends at the centisecond nearest to where it ends in the source, so the \
@@ -146,6 +148,7 @@ struct Convert: ParsableCommand {
             defer { interrupt.uninstall() }
             let temp = try TemporaryOutput(next: output)
             let progress = ProgressBar(enabled: isatty(2) != 0)
+            var written = 0
             do throws(AnimatedError) {
                 let sink = FileSink(fd: temp.fd, name: output)
                 let encoder = try AnimationEncoders.make(format, width: width, height: height, plays: plays ?? info.plays,
@@ -156,7 +159,7 @@ struct Convert: ParsableCommand {
                 }
                 try sink.flush()
                 progress.clear()
-                try temp.commit()
+                written = try temp.commit()
             } catch {
                 progress.clear()
                 temp.discard()
@@ -167,7 +170,7 @@ struct Convert: ParsableCommand {
             let seconds = MonotonicClock.seconds() - started
             let inSize = source.files.reduce(0) { $0 + fileSize($1) }
             StandardError.write("\(terminalSafe(output)): \(frames) frames, \(width)x\(height), "
-                + "\(byteCount(inSize)) -> \(byteCount(fileSize(output))), \(decimal(seconds, places: 2)) s\n")
+                + "\(byteCount(inSize)) -> \(byteCount(written)), \(decimal(seconds, places: 2)) s\n")
         }
     }
 

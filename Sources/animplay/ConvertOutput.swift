@@ -4,44 +4,95 @@ import CNcurses
 import Glibc
 #endif
 
-/// The output of `convert` while it is written: a temporary file next to OUT (same file
-/// system, so the final rename is atomic), renamed over OUT only when complete. After a failure
-/// or an interrupt it is removed, so OUT is never half-written.
+/// The output of `convert` while it is written: a temporary file, placed at OUT only when
+/// complete. After a failure or an interrupt it is removed, so OUT is never half-written.
+///
+/// How it is placed depends on what OUT is:
+/// - a regular file, or none yet: the temporary file is made next to it (same file system)
+///   and renamed over it, atomically. A symbolic link is followed (the file it names is
+///   replaced, the link stays); a file that was there keeps its permissions (and, for root,
+///   its owner); a new one gets 0666 less the umask.
+/// - anything else that exists (`/dev/null`, `/dev/stdout`, a FIFO, a terminal; any path under
+///   /dev or /proc): renaming would replace the device node or the link with a plain file, so
+///   the temporary file is unlinked at once (in $TMPDIR) and copied into OUT when complete.
+///   The encoders patch headers in place (`EncoderSink.patch`), which a pipe cannot take.
 final class TemporaryOutput {
     let fd: Int32
-    let path: String
-    private let target: String
+    private let placement: Placement
     private var done = false
 
-    init(next target: String) throws(CLIFailure) {
-        self.target = target
-        let slash = target.lastIndex(of: "/")
-        let dir = slash.map { String(target[...$0]) } ?? ""
-        let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
+    private enum Placement {
+        /// Renamed from `temporary` over `target` (the resolved path).
+        case rename(temporary: String, target: String)
+        /// Copied into `target` as it is.
+        case copy(target: String)
+    }
+
+    init(next output: String) throws(CLIFailure) {
+        var st = stat(), link = stat()
+        let exists = stat(output, &st) == 0
+        if !exists && lstat(output, &link) == 0 {
+            throw CLIFailure(file: output, message: "is a symbolic link to a missing file", code: 2)
+        }
+        if exists && (st.st_mode & S_IFMT) == S_IFDIR {
+            throw CLIFailure(file: output, message: "is a folder: give the file to write", code: 64)
+        }
+        let resolved = exists ? Self.realPath(output) ?? output : output
+        let special = exists && ((st.st_mode & S_IFMT) != S_IFREG || Self.isSystemPath(output) || Self.isSystemPath(resolved))
+        if special {
+            var template = Array((Self.temporaryFolder() + "/animplay-convert-XXXXXX").utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else {
+                throw CLIFailure(file: output, message: "cannot create a temporary file: \(String(cString: strerror(errno)))", code: 2)
+            }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            self.fd = fd
+            placement = .copy(target: output)
+            return
+        }
+        let slash = resolved.lastIndex(of: "/")
+        let dir = slash.map { String(resolved[...$0]) } ?? ""
+        let base = slash.map { String(resolved[resolved.index(after: $0)...]) } ?? resolved
         var template = Array((dir + "." + base + ".animplay-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw CLIFailure(file: target, message: "cannot create a file there: \(String(cString: strerror(errno)))", code: 2)
+            throw CLIFailure(file: output, message: "cannot create a file there: \(String(cString: strerror(errno)))", code: 2)
         }
         self.fd = fd
-        path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        _ = fchmod(fd, 0o644)
+        placement = .rename(temporary: template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, target: resolved)
+        if exists {
+            _ = fchmod(fd, st.st_mode & 0o7777)
+            if geteuid() == 0 { _ = fchown(fd, st.st_uid, st.st_gid) }
+        } else {
+            let mask = umask(0o022)
+            umask(mask)
+            _ = fchmod(fd, 0o666 & ~mask)
+        }
     }
 
     deinit { discard() }
 
-    /// Flushes to disk and renames over the target.
-    func commit() throws(AnimatedError) {
-        guard !done else { return }
+    /// Puts the output in place (flushed to disk and renamed over OUT, or copied into it) and
+    /// returns its size in bytes.
+    func commit() throws(AnimatedError) -> Int {
+        guard !done else { return 0 }
         done = true
-        let ok = fsync(fd) == 0 || errno == EINVAL
-        let e = errno
-        close(fd)
-        guard ok else { unlink(path); throw .output(String(cString: strerror(e))) }
-        guard rename(path, target) == 0 else {
+        defer { close(fd) }
+        switch placement {
+        case .rename(let temporary, let target):
+            let ok = fsync(fd) == 0 || errno == EINVAL
             let e = errno
-            unlink(path)
-            throw .output(String(cString: strerror(e)))
+            guard ok else { unlink(temporary); throw .output(String(cString: strerror(e))) }
+            var st = stat()
+            let size = fstat(fd, &st) == 0 ? Int(st.st_size) : 0
+            guard rename(temporary, target) == 0 else {
+                let e = errno
+                unlink(temporary)
+                throw .output(String(cString: strerror(e)))
+            }
+            return size
+        case .copy(let target):
+            return try Self.copy(from: fd, to: target)
         }
     }
 
@@ -50,7 +101,44 @@ final class TemporaryOutput {
         guard !done else { return }
         done = true
         close(fd)
-        unlink(path)
+        if case .rename(let temporary, _) = placement { unlink(temporary) }
+    }
+
+    /// Everything written to `source` (from its start) written into `target`, opened as it is
+    /// (a regular file reached through /dev or /proc is emptied first).
+    private static func copy(from source: Int32, to target: String) throws(AnimatedError) -> Int {
+        let out = open(target, O_WRONLY | O_CLOEXEC)
+        guard out >= 0 else { throw .output(String(cString: strerror(errno))) }
+        defer { close(out) }
+        var st = stat()
+        if fstat(out, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG { _ = ftruncate(out, 0) }
+        var total = 0
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { pread(source, $0.baseAddress, $0.count, off_t(total)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw .output(String(cString: strerror(errno))) }
+            if n == 0 { return total }
+            let e = chunk.withUnsafeBytes { writeAll(out, UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            guard e == 0 else { throw .output(String(cString: strerror(e))) }
+            total += n
+        }
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    /// Device nodes and the kernel's views of open files live here, not files to replace.
+    private static func isSystemPath(_ path: String) -> Bool {
+        path.hasPrefix("/dev/") || path.hasPrefix("/proc/")
+    }
+
+    private static func temporaryFolder() -> String {
+        if let t = getenv("TMPDIR"), t.pointee != 0 { return String(cString: t) }
+        return "/tmp"
     }
 }
 

@@ -1,6 +1,6 @@
 """`animplay convert` as a command: output written whole or not at all, inputs never
 overwritten, one result line, no escape sequences off a terminal."""
-import os, signal, subprocess, sys, time
+import os, select, signal, subprocess, sys, time
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -39,6 +39,107 @@ def test_refuses_to_overwrite_the_input(tmp_path):
         p = run('convert', str(src), '-o', str(target))
         assert p.returncode == 64 and 'is an input' in p.stderr
     assert src.read_bytes() == before
+
+
+def reference(tmp_path, fmt):
+    """The bytes `convert` writes to a new regular file in format `fmt`."""
+    ref = tmp_path / f'reference.{fmt}'
+    p = run('convert', BOUNCE, '-o', str(ref), '--format', fmt)
+    assert p.returncode == 0, p.stderr
+    return ref.read_bytes()
+
+
+@pytest.mark.parametrize('fmt', ['gif', 'apng', 'webp'])
+def test_a_fifo_gets_the_whole_file_and_stays_a_fifo(tmp_path, fmt):
+    # A device, a FIFO or /dev/stdout is written into, never renamed over (renaming made
+    # `-o /dev/null` a plain file); the encoders patch headers in place, which a pipe cannot
+    # take, so the file is made aside first. APNG and WebP patch, GIF does not.
+    expected = reference(tmp_path, fmt)
+    fifo = tmp_path / 'out'
+    os.mkfifo(fifo)
+    # Opened without blocking, before the writer: a build that renamed over the FIFO would
+    # leave this reader with nothing (a failure, not a hang).
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    proc = subprocess.Popen([BIN, 'convert', BOUNCE, '-o', str(fifo), '--format', fmt],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    got = b''
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        select.select([reader], [], [], 0.1)
+        try:
+            data = os.read(reader, 65536)
+        except BlockingIOError:
+            data = None
+        if data:
+            got += data
+        elif proc.poll() is not None:
+            break
+    os.close(reader)
+    assert proc.wait(timeout=60) == 0, proc.stderr.read()
+    assert got == expected
+    assert os.path.exists(fifo) and os.stat(fifo).st_mode & 0o170000 == 0o010000   # still a FIFO
+    assert sorted(os.listdir(tmp_path)) == ['out', f'reference.{fmt}']
+
+
+def test_standard_output_by_its_dev_path_into_a_pipe_and_a_redirected_file(tmp_path):
+    # /dev/fd/1 (what /dev/stdout links to): a build that renamed over it would fail to make
+    # its temporary file in /proc, rather than replace a system file.
+    expected = reference(tmp_path, 'webp')
+    p = subprocess.run([BIN, 'convert', BOUNCE, '-o', '/dev/fd/1', '--format', 'webp'],
+                       capture_output=True, timeout=60)
+    assert p.returncode == 0 and p.stdout == expected
+    target = tmp_path / 'shell.webp'
+    target.write_bytes(b'x' * 50000)   # longer than the result: emptied first, as `>` would
+    with open(target, 'r+b') as f:
+        p = subprocess.run([BIN, 'convert', BOUNCE, '-o', '/dev/fd/1', '--format', 'webp'],
+                           stdout=f, stderr=subprocess.PIPE, timeout=60)
+    assert p.returncode == 0 and target.read_bytes() == expected
+    assert sorted(os.listdir(tmp_path)) == ['reference.webp', 'shell.webp']
+
+
+def test_a_character_device_stays_one(tmp_path):
+    node = tmp_path / 'null'
+    try:
+        os.mknod(node, 0o666 | 0o020000, os.makedev(1, 3))   # what /dev/null is
+    except PermissionError:
+        pytest.skip('mknod needs CAP_MKNOD')
+    p = run('convert', BOUNCE, '-o', str(node), '--format', 'gif')
+    assert p.returncode == 0, p.stderr
+    st = os.stat(node)
+    assert st.st_mode & 0o170000 == 0o020000 and st.st_rdev == os.makedev(1, 3)
+
+
+def test_a_symbolic_link_stays_and_the_file_keeps_its_permissions(tmp_path):
+    expected = reference(tmp_path, 'gif')
+    real = tmp_path / 'real.gif'
+    real.write_bytes(b'old')
+    os.chmod(real, 0o600)
+    link = tmp_path / 'link.gif'
+    os.symlink('real.gif', link)
+    p = run('convert', BOUNCE, '-o', str(link))
+    assert p.returncode == 0, p.stderr
+    assert os.readlink(link) == 'real.gif' and real.read_bytes() == expected
+    assert os.stat(real).st_mode & 0o777 == 0o600
+    assert sorted(os.listdir(tmp_path)) == ['link.gif', 'real.gif', 'reference.gif']
+
+
+def test_a_new_file_follows_the_umask(tmp_path):
+    out = tmp_path / 'new.gif'
+    p = subprocess.run([BIN, 'convert', BOUNCE, '-o', str(out)], capture_output=True, text=True,
+                       timeout=60, preexec_fn=lambda: os.umask(0o027))
+    assert p.returncode == 0, p.stderr
+    assert os.stat(out).st_mode & 0o777 == 0o640
+
+
+def test_a_dangling_link_or_a_folder_is_refused_in_one_line(tmp_path):
+    os.symlink('missing.gif', tmp_path / 'dangling.gif')
+    (tmp_path / 'folder').mkdir()
+    for target, status, words in (('dangling.gif', 2, 'symbolic link to a missing file'),
+                                  ('folder', 64, 'is a folder')):
+        p = run('convert', BOUNCE, '-o', str(tmp_path / target), '--format', 'gif')
+        assert p.returncode == status and words in p.stderr and p.stderr.count('\n') == 1, p.stderr
+    assert os.readlink(tmp_path / 'dangling.gif') == 'missing.gif'
+    assert sorted(os.listdir(tmp_path)) == ['dangling.gif', 'folder']
 
 
 def test_format_from_the_extension_or_the_option(tmp_path):

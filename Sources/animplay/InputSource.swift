@@ -73,7 +73,8 @@ enum InputSource {
         if name == stdinName && isatty(0) != 0 {
             throw .unreadable("standard input is a terminal: pipe an image into animplay (cat x.gif | animplay -) or name a file")
         }
-        guard let spool = try SpoolReader.openStream(path: name) else {
+        guard let spool = try SpoolReader.openStream(path: name, maxBytes: network.maxInputMb << 20,
+                                                      limitHint: "see --max-input-mb") else {
             return OpenedInput(try AnimationLoader.open(ByteSource(path: name), options: options))
         }
         return OpenedInput(try open(spool: spool, options: options, progressive: progressive), spool: spool)

@@ -3,10 +3,14 @@ import AnimatedNet
 import AnimatedTerminal
 import ArgumentParser
 
-/// Options for http(s) URLs: limits, timeouts and the cache.
+/// Options for inputs that arrive over time: http(s) URLs (limits, timeouts, the cache) and
+/// streams (standard input, FIFOs, devices).
 struct NetworkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("URLs: refuse or stop downloads larger than this.", valueName: "MB"))
     var maxDownloadMb: Int = 256
+
+    @Option(help: ArgumentHelp("Standard input, FIFOs and devices: stop reading after this many MB (what arrived is shown, with a warning).", valueName: "MB"))
+    var maxInputMb: Int = 1024
 
     @Option(help: ArgumentHelp("URLs: seconds to connect (DNS, TCP, TLS).", valueName: "S"))
     var connectTimeout: Int = 15
@@ -38,6 +42,7 @@ struct NetworkOptions: ParsableArguments {
     func validate() throws {
         guard cacheMaxMb >= 1 else { throw ValidationError("--cache-max-mb must be 1 or more") }
         guard maxDownloadMb >= 1 else { throw ValidationError("--max-download-mb must be 1 or more") }
+        guard (1...(1 << 20)).contains(maxInputMb) else { throw ValidationError("--max-input-mb must be 1 to 1048576") }
         guard connectTimeout >= 1 else { throw ValidationError("--connect-timeout must be 1 or more seconds") }
         guard stallTimeout >= 1 else { throw ValidationError("--stall-timeout must be 1 or more seconds") }
         guard maxTime >= 0 else { throw ValidationError("--max-time must be 0 (no limit) or more seconds") }

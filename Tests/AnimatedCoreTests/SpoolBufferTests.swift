@@ -90,6 +90,34 @@ import Glibc
         #expect(try read(spool, at: 0, data.count) == data)
     }
 
+    /// An endless stream (`cat /dev/zero | animplay info -`) must not fill the temporary file's
+    /// disk: the reader stops at the limit, keeps what arrived up to it, and says why.
+    @Test func aStreamStopsAtItsLimitKeepingWhatArrived() throws {
+        let path = "/tmp/animplay-spool-limit-\(getpid())"
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let spool = try #require(try SpoolReader.openStream(path: path, maxBytes: 100_000, limitHint: "see --max-input-mb"))
+        let writer = open(path, O_WRONLY)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        signal(SIGPIPE, SIG_IGN)   // the reader closes its end at the limit
+        let data = Self.pattern(30_000, seed: 4)
+        var written = 0
+        while !spool.progress.finished {
+            let n = data.withUnsafeBytes { write(writer, $0.baseAddress!, $0.count) }
+            if n <= 0 { break }
+            written += n
+            #expect(written < 10_000_000)   // the reader stopped long before
+            if written >= 10_000_000 { break }
+        }
+        let end = spool.waitUntilFinished()
+        #expect(end.count == 100_000 && !end.fatal)
+        #expect(end.failure == "more than 1 MB, the limit: see --max-input-mb")
+        let kept = try read(spool, at: 0, 100_000)
+        #expect(kept == Array((0..<4).flatMap { _ in data }.prefix(100_000)))
+    }
+
     @Test func fifoWithoutAWriterTimesOut() throws {
         let path = "/tmp/animplay-spool-test-\(getpid())"
         unlink(path)

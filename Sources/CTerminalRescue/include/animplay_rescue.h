@@ -12,8 +12,8 @@
  * sees the same signal) or the handler that was there first (the Swift runtime's backtracer,
  * in builds that link it, then prints on a terminal given back).
  *
- * Async-signal-safe: the handler calls only poll, write, tcsetattr, sigaction and raise, on
- * memory filled before it was armed. The bytes go out within a budget (500 ms): a terminal
+ * Async-signal-safe: the handler calls only clock_gettime, poll, write, tcsetattr, sigaction and
+ * raise, on memory filled before it was armed. The bytes go out within a budget (500 ms): a terminal
  * that stopped reading (Ctrl-S) must not keep a dying process alive. */
 #include <stddef.h>
 #include <termios.h>

@@ -24,7 +24,6 @@ enum TerminalRescue {
 
     private struct Entry: Sendable {
         var id: Int
-        var tty: Int32
         var modes: termios
         var output: Int32
         var undo: [UInt8]
@@ -45,7 +44,7 @@ enum TerminalRescue {
         state.withLock { s in
             s.next += 1
             if s.entries.isEmpty { s.tty = fcntl(tty, F_DUPFD_CLOEXEC, 0) }
-            s.entries.append(Entry(id: s.next, tty: tty, modes: modes, output: output, undo: undo))
+            s.entries.append(Entry(id: s.next, modes: modes, output: output, undo: undo))
             arm(s)
             return Layer(id: s.next)
         }

@@ -23,7 +23,7 @@ struct DecodeOptionGroup: ParsableArguments {
     func validate() throws {
         if maxPixels < 1 { throw ValidationError("--max-pixels must be 1 or more, got \(maxPixels)") }
         if maxDimension < 1 { throw ValidationError("--max-dimension must be 1 or more, got \(maxDimension)") }
-        if maxMemoryMb < 1 { throw ValidationError("--max-memory-mb must be 1 or more, got \(maxMemoryMb)") }
+        try checkMegabytes(maxMemoryMb, "--max-memory-mb")
     }
 
     var decodeOptions: DecodeOptions {
@@ -33,6 +33,13 @@ struct DecodeOptionGroup: ParsableArguments {
         limits.maxDecodedBytes = maxMemoryMb << 20
         return DecodeOptions(limits: limits, timing: TimingPolicy(browserMinimumDelay: !rawDelays))
     }
+}
+
+/// Options in MiB go to bytes as `value << 20`, which drops high bits silently: a huge value
+/// would become a negative limit (`--max-memory-mb 9223372036854775807` refused a 96x96 GIF with
+/// "limit -1024 KiB"). 1 to 1048576 (1 TiB) is accepted.
+func checkMegabytes(_ value: Int, _ option: String) throws(ValidationError) {
+    guard (1...(1 << 20)).contains(value) else { throw ValidationError("\(option) must be 1 to 1048576, got \(value)") }
 }
 
 /// What to play: one animation file; a still image cut into frames (`--sprite CxR` or

@@ -40,9 +40,9 @@ struct NetworkOptions: ParsableArguments {
     var referer: String?
 
     func validate() throws {
-        guard cacheMaxMb >= 1 else { throw ValidationError("--cache-max-mb must be 1 or more") }
-        guard maxDownloadMb >= 1 else { throw ValidationError("--max-download-mb must be 1 or more") }
-        guard (1...(1 << 20)).contains(maxInputMb) else { throw ValidationError("--max-input-mb must be 1 to 1048576") }
+        try checkMegabytes(cacheMaxMb, "--cache-max-mb")
+        try checkMegabytes(maxDownloadMb, "--max-download-mb")
+        try checkMegabytes(maxInputMb, "--max-input-mb")
         guard connectTimeout >= 1 else { throw ValidationError("--connect-timeout must be 1 or more seconds") }
         guard stallTimeout >= 1 else { throw ValidationError("--stall-timeout must be 1 or more seconds") }
         guard maxTime >= 0 else { throw ValidationError("--max-time must be 0 (no limit) or more seconds") }

@@ -106,7 +106,7 @@ struct Play: ParsableCommand {
         if inline && (grid != nil || frame != nil || source.files.count > 1) { throw ValidationError("--inline plays one animation: it does not combine with --grid or --frame") }
         if grid != nil && (frame != nil || sequence) { throw ValidationError("--grid plays files side by side: it does not combine with --frame or --sequence") }
         if let frame, frame < 0 { throw ValidationError("--frame must be 0 (the first frame) or more, got \(frame)") }
-        if let bufferMb, bufferMb < 1 { throw ValidationError("--buffer-mb must be 1 or more") }
+        if let bufferMb { try checkMegabytes(bufferMb, "--buffer-mb") }
         if let size, parseWxH(size) == nil { throw ValidationError(Self.sizeProblem(size)) }
         guard BackgroundRequest(bg) != nil else { throw ValidationError("--bg must be auto, none, checker, RRGGBB, #RRGGBB, black, white or grey, got '\(bg)'") }
     }

@@ -48,11 +48,27 @@ private func oneLine(_ s: String) -> String {
         #expect(table.last == " 64  usage error")
     }
 
+    /// Sizes in MiB become bytes by a shift that drops high bits: a huge value must be refused,
+    /// not turned into a negative limit ("too large: ... limit -1024 KiB" for a 96x96 GIF).
+    @Test func hugeMegabyteValuesAreRefusedNotWrapped() {
+        let huge = String(Int.max)
+        for option in ["--max-memory-mb", "--buffer-mb", "--cache-max-mb", "--max-download-mb", "--max-input-mb"] {
+            do {
+                _ = try Animplay.parseAsRoot(["x.gif", option, huge])
+                Issue.record("\(option) \(huge) parsed")
+            } catch {
+                #expect(Animplay.message(for: error).contains("\(option) must be 1 to 1048576, got \(huge)"),
+                        "\(Animplay.message(for: error))")
+            }
+        }
+        #expect((try? Animplay.parseAsRoot(["x.gif", "--max-memory-mb", "1048576"])) != nil)
+    }
+
     /// A negative number is a value to validate, not an unknown option ("Missing value").
     @Test func negativeNumbersReachValidation() {
         for (args, message) in [(["x.gif", "--loop", "-1"], "--loop must be 0 (forever) or more"),
                                 (["x.gif", "--speed", "-2"], "--speed must be between 0.1 and 10"),
-                                (["x.gif", "--max-memory-mb", "0"], "--max-memory-mb must be 1 or more, got 0"),
+                                (["x.gif", "--max-memory-mb", "0"], "--max-memory-mb must be 1 to 1048576, got 0"),
                                 (["x.gif", "--max-pixels", "-5"], "--max-pixels must be 1 or more, got -5"),
                                 (["x.gif", "--sprite", "2x2", "--fps", "-3"], "--fps must be more than 0")] {
             do {

@@ -24,7 +24,7 @@ def test_negative_loop_and_zero_memory_are_explained():
     r = animplay(os.path.join(SAMPLES, 'bounce.gif'), '--loop', '-1')
     assert r.returncode == 64 and 'Error: --loop must be 0 (forever) or more' in r.stderr
     r = animplay('info', os.path.join(SAMPLES, 'bounce.gif'), '--max-memory-mb', '0')
-    assert r.returncode == 64 and 'Error: --max-memory-mb must be 1 or more, got 0' in r.stderr
+    assert r.returncode == 64 and 'Error: --max-memory-mb must be 1 to 1048576, got 0' in r.stderr
 
 
 

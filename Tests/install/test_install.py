@@ -89,7 +89,8 @@ def test_completions_for_bash_zsh_and_fish(prefix):
     _animplay animplay "" --mode; echo "${{COMPREPLY[@]}}"'''
     out = subprocess.run(['bash', '-c', script], capture_output=True, text=True)
     first, second = out.stdout.splitlines()[-2:]
-    assert set(first.split()) == {'--max-pixels', '--max-dimension', '--max-memory-mb', '--max-fps', '--max-download-mb', '--max-time'}
+    assert set(first.split()) == {'--max-pixels', '--max-dimension', '--max-memory-mb', '--max-fps', '--max-download-mb',
+                                  '--max-input-mb', '--max-time'}
     assert second.split() == ['normal', 'reverse', 'bounce']
     assert open(zsh).read().startswith('#compdef animplay')
     assert "complete -c 'animplay'" in open(fish).read() and "-l 'mode'" in open(fish).read()

@@ -66,7 +66,8 @@ WRAPPER = r'''
 import os, signal, subprocess, sys, time
 pidfile, rcfile = sys.argv[1], sys.argv[2]
 p = subprocess.Popen(sys.argv[3:])
-signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is for animplay; keep the wrapper
+signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C and Ctrl-\ are for animplay; keep the wrapper
+signal.signal(signal.SIGQUIT, signal.SIG_IGN)
 with open(pidfile, 'w') as f: f.write(str(p.pid))
 rc = p.wait()
 with open(rcfile + '.tmp', 'w') as f: f.write(str(rc))
@@ -138,6 +139,14 @@ class WrappedTerminal:
     def exit_status(self, timeout=20):
         return int(self.wait_for(lambda: os.path.exists(self.rcfile) and open(self.rcfile).read(),
                                  timeout, what='animplay to exit'))
+
+    def save_screenshot(self, name):
+        """With ANIMPLAY_TEST_SHOTS=DIR set: the root window into DIR/name.png, to look at."""
+        d = os.environ.get('ANIMPLAY_TEST_SHOTS')
+        if d:
+            os.makedirs(d, exist_ok=True)
+            subprocess.run(['import', '-display', self.env['DISPLAY'], '-window', 'root', os.path.join(d, name + '.png')],
+                           check=True, timeout=20)
 
 
 def solid_animations(directory, colors, frame_ms):
@@ -251,14 +260,6 @@ class Kitty(WrappedTerminal):
         raw = subprocess.run(['import', '-display', self.env['DISPLAY'], '-window', 'root', '-depth', '8', 'rgb:-'],
                              capture_output=True, check=True, timeout=20).stdout
         return SCREEN[0], SCREEN[1], raw
-
-    def save_screenshot(self, name):
-        """With ANIMPLAY_TEST_SHOTS=DIR set: the root window into DIR/name.png, to look at."""
-        d = os.environ.get('ANIMPLAY_TEST_SHOTS')
-        if d:
-            os.makedirs(d, exist_ok=True)
-            subprocess.run(['import', '-display', self.env['DISPLAY'], '-window', 'root', os.path.join(d, name + '.png')],
-                           check=True, timeout=20)
 
     def color_box(self, color, shot=None):
         """(left, top, right, bottom) in pixels of the pixels of `color` in a screenshot (a new one

@@ -1,6 +1,6 @@
 """animplay --graphics sixel (and auto-detection) in Debian's xterm under Xvfb: the colours on
 screen follow the frames, frames stay in place (no scrolling), resize, every quit path."""
-import os, shutil, signal, subprocess, sys, time
+import os, resource, shutil, signal, subprocess, sys, time
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -131,6 +131,31 @@ def test_quit_paths_leave_the_last_frame_or_nothing(display, anims, how):
             x.wait_for(lambda: dominant(x.boxes(COLORS)) is None, what='an empty screen after --clear')
         else:
             x.wait_for(lambda: dominant(x.boxes(COLORS)) is not None, what='the last frame after the exit')
+    finally:
+        x.close()
+
+
+@pytest.mark.parametrize('how', ['ctrl+backslash', 'SIGSEGV'])
+def test_a_signal_it_does_not_handle_gives_the_terminal_back(display, anims, how, tmp_path):
+    # Ctrl-\ (SIGQUIT: curses' cbreak mode keeps it a signal) or a fault: animplay still dies of
+    # the signal, but leaves the alternate screen first (its sixel frame goes with it; before,
+    # the frame stayed up, the cursor hidden and echo off) and gives back the tty's modes.
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))   # inherited by xterm and animplay
+    x = XTerm(display, ['--graphics', 'sixel', '--loop', '0', anims['gif']])
+    try:
+        x.wait_for(lambda: dominant(x.boxes(COLORS)) is not None, what='a frame')
+        if how.startswith('SIG'):
+            os.kill(x.pid(), getattr(signal, how))
+        else:
+            x.keys(how)
+        sig = signal.SIGQUIT if how == 'ctrl+backslash' else getattr(signal, how)
+        assert x.exit_status() == -sig, x.errors()
+        x.wait_for(lambda: dominant(x.boxes(COLORS)) is None, what='the frame gone with the alternate screen')
+        modes = tmp_path / 'stty'
+        x.then(f'stty -a > {modes}; echo typed after the {how}')
+        x.save_screenshot(f'xterm-after-{how}')
+        flags = modes.read_text().split()
+        assert 'echo' in flags and 'icanon' in flags and 'isig' in flags, flags
     finally:
         x.close()
 

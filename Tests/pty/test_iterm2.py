@@ -84,7 +84,7 @@ def test_frames_parse_back_in_order_sized_in_cells(rgb_gif, how):
 
 def test_forced_in_a_terminal_that_does_not_say_what_it_is(rgb_gif):
     # DA1 answered, XTVERSION not (VTE): nothing names a terminal without iTerm2 images, so
-    # `--graphics iterm2` is obeyed (it used to trap on the missing version, leaving the tty raw).
+    # `--graphics iterm2` is obeyed (it used to trap on the missing version: SIGILL).
     r = t.run(['--graphics', 'iterm2', '--loop', '1', rgb_gif], t.DA1_ONLY, cols=80, rows=24, xpixel=800, ypixel=480)
     assert r.status == 0, r.output[-300:]
     assert len(OSC1337.findall(r.output)) == 3

@@ -152,7 +152,7 @@ def test_a_signal_it_does_not_handle_gives_the_terminal_back(display, anims, how
         assert x.exit_status() == -sig, x.errors()
         x.wait_for(lambda: dominant(x.boxes(COLORS)) is None, what='the frame gone with the alternate screen')
         modes = tmp_path / 'stty'
-        x.then(f'stty -a > {modes}; echo typed after the {how}')
+        x.then(f'stty -a > {modes}; echo printed after the {how}')
         x.save_screenshot(f'xterm-after-{how}')
         flags = modes.read_text().split()
         assert 'echo' in flags and 'icanon' in flags and 'isig' in flags, flags

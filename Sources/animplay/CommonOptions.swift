@@ -166,7 +166,7 @@ struct SourceOptions: ParsableArguments {
 
     /// One warning line if a stream ended with an error after some bytes (they are shown).
     func warnIfEndedEarly(_ spool: SpoolBuffer?) {
-        if let note = InputSource.earlyEnd(spool) { StandardError.write("animplay: \(displayName): warning: \(note)\n") }
+        if let note = InputSource.earlyEnd(spool) { StandardError.line("animplay: \(displayName): warning: \(note)") }
     }
 
     /// After playing a cached copy revalidated in the background: one line if the server has
@@ -192,7 +192,7 @@ struct SourceOptions: ParsableArguments {
         case .failed(let why):
             line = "warning: could not revalidate the cached copy (\(why)); played it anyway"
         }
-        StandardError.write("animplay: \(displayName): \(line)\n")
+        StandardError.line("animplay: \(displayName): \(line)")
     }
 
     /// The decoder opened before the arguments were parsed (`EarlyStart`), as `open` would give
@@ -300,9 +300,9 @@ struct CLIFailure: Error {
 /// found corrupt while compositing (the problems `info --decode` lists per frame). `play` calls
 /// it after the terminal is restored.
 func reportWarnings(_ info: AnimationInfo, problems: [Int: String], file: String, endedEarly: String? = nil) {
-    let text = warningLines(info.warnings, problems: problems, endedEarly: endedEarly)
-        .map { "animplay: \(file): warning: \($0)\n" }.joined()
-    StandardError.write(text)
+    for line in warningLines(info.warnings, problems: problems, endedEarly: endedEarly) {
+        StandardError.line("animplay: \(file): warning: \(line)")
+    }
 }
 
 /// One line per cause: a stream that ended early explains every truncation after it (the
@@ -324,7 +324,7 @@ func reportingFailures(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let f as CLIFailure {
-        StandardError.write(f.line + "\n")
+        StandardError.line(f.line)
         throw ExitCode(f.code)
     }
 }

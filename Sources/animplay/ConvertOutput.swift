@@ -189,13 +189,13 @@ final class ProgressBar {
         let width = 30
         let filled = total > 0 ? done * width / total : width
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        StandardError.write("\r[\(bar)] \(done)/\(total) frames")
+        StandardError.control("\r[\(bar)] \(done)/\(total) frames")
         drawn = true
     }
 
     func clear() {
         guard enabled, drawn else { return }
-        StandardError.write("\r\u{1B}[K")
+        StandardError.control("\r\u{1B}[K")
         drawn = false
     }
 }

@@ -94,13 +94,13 @@ enum InputSource {
             HTTPCache(directory: $0, maxBytes: network.cacheMaxMb << 20, keepsBodiesInMemory: false)
         }
         if let problem = cache?.problem() {
-            StandardError.write("animplay: warning: \(problem); going on without the cache\n")
+            StandardError.line("animplay: warning: \(problem); going on without the cache")
             cache = nil
         }
         let shown = URLText.masked(url)
         let loading = URLLoadOptions(download: network.downloadOptions, cache: cache, refresh: network.refresh,
                                      progressive: progressive,
-                                     warn: { StandardError.write("animplay: \(shown): warning: \($0)\n") },
+                                     warn: { StandardError.line("animplay: \(shown): warning: \($0)") },
                                      watch: watch)
         let opened = try URLLoader.open(url, options: options, loading: loading)
         var input = OpenedInput(opened.decoder, spool: opened.spool, revalidation: opened.revalidation,

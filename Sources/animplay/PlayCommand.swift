@@ -245,7 +245,7 @@ struct Play: ParsableCommand {
         // the output is chosen before the player starts: the producer prepares frames for it.
         var terminal = try probePlaybackTerminal()
         defer { terminal.finish() }
-        if let warning = terminal.symbolWarning { StandardError.write("animplay: warning: \(warning)\n") }
+        if let warning = terminal.symbolWarning { StandardError.line("animplay: warning: \(warning)") }
         let plan = terminal.plan, background = terminal.background, symbolOptions = terminal.symbolOptions
         let (preparer, makeOutput) = plan.build(background: background)
         // The player starts before curses so that the first frame is being prepared while the
@@ -366,7 +366,7 @@ struct Play: ParsableCommand {
         TerminalProbe.absorbLate(terminal.probe.late, seenSentinels: screen.sentinelsSeen)
         terminal.probe.late = nil
         screen.end()
-        for warning in warnings { StandardError.write("animplay: warning: \(warning)\n") }
+        for warning in warnings { StandardError.line("animplay: warning: \(warning)") }
         if !clear && loop.hasFrame && end != .signal(SIGHUP) {
             if let kitty = loop.output as? KittyOutput, kitty.insideTmux, let canvas = kitty.lastFrameCanvas() {
                 // Inside tmux an image would stay on kitty's screen whatever tmux does with
@@ -389,9 +389,9 @@ struct Play: ParsableCommand {
         // Files of the list that could not be played: one line each (the last one thrown, with
         // its exit status), after the others played.
         if let last = failures.last, end != .signal(SIGHUP) {
-            for f in failures.dropLast() { StandardError.write(f.line + "\n") }
-            if case .signal = end { StandardError.write(last.line + "\n") } else if case .failed = end {
-                StandardError.write(last.line + "\n")
+            for f in failures.dropLast() { StandardError.line(f.line) }
+            if case .signal = end { StandardError.line(last.line) } else if case .failed = end {
+                StandardError.line(last.line)
             } else { throw last }
         }
         if case .failed(let error) = end {
@@ -501,7 +501,7 @@ struct Play: ParsableCommand {
         if end != .signal(SIGHUP) { inline.finish(clear: clear) }
         TerminalProbe.absorbLate(probe?.late, seenSentinels: inline.sentinelsSeen)
         probe?.late = nil
-        if let reason = inline.fallbackReason { StandardError.write("animplay: warning: \(reason)\n") }
+        if let reason = inline.fallbackReason { StandardError.line("animplay: warning: \(reason)") }
         if end != .signal(SIGHUP) { reportWarnings(info, problems: player.frameProblems, file: source.displayName) }
         if case .failed(let error) = end { throw CLIFailure(file: source.displayName, error: error) }
         if case .signal(let s) = end {
@@ -516,7 +516,7 @@ struct Play: ParsableCommand {
         defer { signals.uninstall() }
         var terminal = try probePlaybackTerminal()
         defer { terminal.finish() }
-        if let warning = terminal.symbolWarning { StandardError.write("animplay: warning: \(warning)\n") }
+        if let warning = terminal.symbolWarning { StandardError.line("animplay: warning: \(warning)") }
         let plan = terminal.plan, background = terminal.background, symbolOptions = terminal.symbolOptions
         // Tiles are prepared as plain RGBA; the output's own preparer encodes the whole picture.
         var players: [(Player, String)] = []
@@ -594,9 +594,9 @@ struct Play: ParsableCommand {
         // Files that could not be opened when their turn came: one line each, the last one
         // thrown (its exit status) unless playing failed or was interrupted.
         if let last = failures.last, end != .signal(SIGHUP) {
-            for f in failures.dropLast() { StandardError.write(f.line + "\n") }
-            if case .signal = end { StandardError.write(last.line + "\n") } else if !loop.errors.isEmpty {
-                StandardError.write(last.line + "\n")
+            for f in failures.dropLast() { StandardError.line(f.line) }
+            if case .signal = end { StandardError.line(last.line) } else if !loop.errors.isEmpty {
+                StandardError.line(last.line)
             } else { throw last }
         }
         if let (name, error) = loop.errors.first { throw CLIFailure(file: name, error: error) }
@@ -675,7 +675,7 @@ struct Play: ParsableCommand {
             let (colorMode, _) = ColorSelection.choose(colors, facts: facts)
             // --symbols lowered to what the terminal will show (fonts, kitty's own glyphs).
             let (resolved, symbolWarning) = symbolOptions.resolved(for: report, env: GraphicsOptions.environment())
-            if let symbolWarning { StandardError.write("animplay: warning: \(symbolWarning)\n") }
+            if let symbolWarning { StandardError.line("animplay: warning: \(symbolWarning)") }
             plan = .cells(resolved.symbols)
             cells = OutputPlan.CellSettings(mode: colorMode, dither: palette.dither, palette16: report.answeredPalette16)
         }

@@ -38,3 +38,27 @@ def test_raw_delays_of_zero_say_what_play_does(tmp_path):
             '16.7 ms at the default 60 fps)') in raw.stdout
     browser = animplay('info', p)
     assert 'duration  200 ms per play\n' in browser.stdout
+
+
+def test_a_line_break_in_a_file_name_does_not_split_a_message(tmp_path):
+    # An error names the file on its one line; `info`'s header line too, and a warning.
+    r = animplay('info', str(tmp_path / 'no\nsuch.gif'))
+    assert r.returncode == 2 and r.stderr.count('\n') == 1 and 'no\\x0Asuch.gif: cannot read file' in r.stderr
+    named = tmp_path / 'two\nlines.gif'
+    named.write_bytes(open(os.path.join(SAMPLES, 'bounce.gif'), 'rb').read()[:300])   # truncated: a warning
+    r = animplay('info', str(named))
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == str(named).replace('\n', '\\x0A')
+    r = animplay('dump', str(named), '-o', str(tmp_path / 'frames'))
+    warnings = [l for l in r.stderr.splitlines() if 'warning' in l]
+    assert warnings and all(l.startswith('animplay: ' + str(named).replace('\n', '\\x0A') + ': warning: ') for l in warnings)
+
+
+def test_convert_draws_its_progress_bar_on_a_terminal_and_erases_it(tmp_path):
+    # The bar's carriage returns and the final erase are the program's own bytes, written as
+    # they are (escaped like outside text, they showed as "\x0D[###...]" across the screen).
+    out = tmp_path / 'x.webp'
+    r = h.run(['convert', os.path.join(SAMPLES, 'bounce.gif'), '-o', str(out)], cols=250, rows=24)
+    assert r.status == 0
+    assert b'\r[' in r.output and b'20/20 frames' in r.output and b'\\x0D' not in r.output
+    shown = [l.rstrip() for l in r.screen.display if l.strip()]
+    assert len(shown) == 1 and shown[0].startswith(f'{out}: 20 frames, 96x96, 4233 B -> {out.stat().st_size} B, ')

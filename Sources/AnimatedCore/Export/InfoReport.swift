@@ -60,7 +60,7 @@ package enum InfoReport {
     }
 
     package static func text(_ info: AnimationInfo, file: String, decode: DecodeStats? = nil) -> String {
-        var s = "\(file)\n"
+        var s = TerminalText.escaped(file) + "\n"   // a line break in the name must not split it
         s += "  format    \(info.format.rawValue)\n"
         s += "  canvas    \(info.width)x\(info.height)"
         if let full = info.scaledFrom { s += " (scaled down from \(full) to fit the limits)" }

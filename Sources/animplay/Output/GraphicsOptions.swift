@@ -43,7 +43,7 @@ struct GraphicsOptions: ParsableArguments {
             throw CLIFailure(message: "--graphics \(graphicsArgument): \(why)")
         }
         // The warning can hold the terminal's own numbers: escaped like every message.
-        if let warning = made.warning { StandardError.write("animplay: warning: \(warning)\n") }
+        if let warning = made.warning { StandardError.line("animplay: warning: \(warning)") }
         return made.plan
     }
 

@@ -169,8 +169,8 @@ struct Convert: ParsableCommand {
             let frames = transcoder.order(frameCount: info.frameCount).count
             let seconds = MonotonicClock.seconds() - started
             let inSize = source.files.reduce(0) { $0 + fileSize($1) }
-            StandardError.write("\(terminalSafe(output)): \(frames) frames, \(width)x\(height), "
-                + "\(byteCount(inSize)) -> \(byteCount(written)), \(decimal(seconds, places: 2)) s\n")
+            StandardError.line("\(output): \(frames) frames, \(width)x\(height), "
+                + "\(byteCount(inSize)) -> \(byteCount(written)), \(decimal(seconds, places: 2)) s")
         }
     }
 
@@ -205,19 +205,6 @@ func byteCount(_ n: Int) -> String {
     if n >= 1_000_000 { return decimal(Double(n) / 1e6, places: 1) + " MB" }
     if n >= 10_000 { return "\(n / 1000) kB" }
     return "\(n) B"
-}
-
-/// A file name for the terminal: control characters shown as escapes.
-func terminalSafe(_ s: String) -> String {
-    var out = ""
-    for u in s.unicodeScalars {
-        if u.value < 0x20 || u.value == 0x7F || (0x80..<0xA0).contains(u.value) {
-            out += "\\x" + String(u.value, radix: 16)
-        } else {
-            out.unicodeScalars.append(u)
-        }
-    }
-    return out
 }
 
 /// `v` with `places` decimals (no Foundation).

@@ -14,7 +14,7 @@ import Glibc
 ///   its owner); a new one gets 0666 less the umask.
 /// - anything else that exists (`/dev/null`, `/dev/stdout`, a FIFO, a terminal; any path under
 ///   /dev or /proc): renaming would replace the device node or the link with a plain file, so
-///   the temporary file is unlinked at once (in $TMPDIR) and copied into OUT when complete.
+///   the temporary file is unlinked at once (`TemporaryFile`) and copied into OUT when complete.
 ///   The encoders patch headers in place (`EncoderSink.patch`), which a pipe cannot take.
 final class TemporaryOutput {
     let fd: Int32
@@ -40,13 +40,10 @@ final class TemporaryOutput {
         let resolved = exists ? Self.realPath(output) ?? output : output
         let special = exists && ((st.st_mode & S_IFMT) != S_IFREG || Self.isSystemPath(output) || Self.isSystemPath(resolved))
         if special {
-            var template = Array((Self.temporaryFolder() + "/animplay-convert-XXXXXX").utf8CString)
-            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else {
-                throw CLIFailure(file: output, message: "cannot create a temporary file: \(String(cString: strerror(errno)))", code: 2)
+            switch TemporaryFile.unlinked(prefix: "animplay-convert") {
+            case .success(let fd): self.fd = fd
+            case .failure(let e): throw CLIFailure(file: output, message: "cannot create a temporary file: \(e)", code: 2)
             }
-            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-            self.fd = fd
             placement = .copy(target: output)
             return
         }
@@ -134,11 +131,6 @@ final class TemporaryOutput {
     /// Device nodes and the kernel's views of open files live here, not files to replace.
     private static func isSystemPath(_ path: String) -> Bool {
         path.hasPrefix("/dev/") || path.hasPrefix("/proc/")
-    }
-
-    private static func temporaryFolder() -> String {
-        if let t = getenv("TMPDIR"), t.pointee != 0 { return String(cString: t) }
-        return "/tmp"
     }
 }
 

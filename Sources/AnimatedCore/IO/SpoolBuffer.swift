@@ -146,12 +146,11 @@ public final class SpoolBuffer: Sendable {
 
     /// Moves the memory chunks into a new unlinked temporary file. Returns an error message.
     private static func spill(_ s: inout State) -> String? {
-        let dir = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((dir + "/animplay-spool-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        guard fd >= 0 else { return "cannot create a temporary spool file in \(dir): \(String(cString: strerror(errno)))" }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        let fd: Int32
+        switch TemporaryFile.unlinked(prefix: "animplay-spool") {
+        case .success(let made): fd = made
+        case .failure(let e): return "cannot create a temporary spool file in \(TemporaryFile.folder): \(e)"
+        }
         var offset = 0
         for chunk in s.chunks {
             let ok = chunk.withUnsafeBytes { pwriteAll(fd, $0, at: offset) }

@@ -52,8 +52,7 @@ package struct KittyStager: Sendable {
 
     package init(medium: KittyMedium, directory: String? = nil) {
         self.medium = medium
-        let tmp = directory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-        self.directory = tmp ?? "/tmp"
+        self.directory = directory ?? TemporaryFile.folder
     }
 
     /// Writes `bytes` to a new object and returns its name (a path, or a shm name starting

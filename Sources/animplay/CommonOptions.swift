@@ -48,8 +48,9 @@ struct SourceOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("""
         The image to read (GIF, PNG/APNG, WebP; the format is sniffed from the bytes). Several \
         still images of one size, or one folder (its images in natural order: frame2 before \
-        frame10), are the frames of one animation; `play` plays other files one after another \
-        (--in-turn, --sequence force either). `-` (or no FILE with a pipe on standard input) reads standard \
+        frame10), are the frames of one animation; other files `play` plays one after another \
+        and `info` describes one by one (--in-turn, --sequence force either; `dump` and \
+        `convert` always take several files as frames). `-` (or no FILE with a pipe on standard input) reads standard \
         input; FIFOs and process substitution work too. http:// and https:// URLs are \
         downloaded and cached (`play` starts while the bytes arrive).
         """, valueName: "FILE"))
@@ -253,9 +254,18 @@ struct SourceOptions: ParsableArguments {
         }
     }
 
-    /// One of several files played in turn, opened on its own (never as a frame sequence).
+    /// One of several files played in turn, opened on its own: a folder among them is its
+    /// images as one animation (as it is alone), anything else never a frame sequence.
     func openOne(_ name: String, _ decode: DecodeOptionGroup, progressive: Bool,
                  watch: (@Sendable (SpoolBuffer) -> Void)? = nil) throws(CLIFailure) -> OpenedInput {
+        if ImageFolder.isDirectory(name) {
+            do {
+                return OpenedInput(try FrameSequenceDecoder(folder: name, delayMs: delayMs ?? SpriteSheetSpec.defaultDelayMs,
+                                                            delaysMs: delayList, frameLimit: frames, options: decode.decodeOptions))
+            } catch {
+                throw CLIFailure(file: name, error: error)
+            }
+        }
         try refuseSheetOnlyOptions(name)
         do {
             return try InputSource.open(name, options: retimed(decode.decodeOptions, decode), network: network, progressive: progressive,

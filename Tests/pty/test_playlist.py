@@ -107,3 +107,45 @@ def test_a_file_that_fails_is_named_and_skipped():
     assert r.status == 3 and runs(h.colour_sequence(r.output)) == [RED, GREEN, BLUE, YELLOW]
     assert f'animplay: {bad}: unsupported format: not a GIF, PNG, WebP, JPEG or AVIF file'.encode() in r.output.replace(b'\r\n', b'')
     assert r.stty_before == r.stty_after
+
+
+def test_a_folder_among_the_files_plays_as_its_frames():
+    # A folder alone is its images as one animation; among other files, played in turn, it is
+    # the same (it failed with "is a directory").
+    a = gif('da.gif', [RED, GREEN])
+    folder = os.path.join(TMP, 'frames')
+    os.makedirs(folder, exist_ok=True)
+    for i, c in enumerate([BLUE, YELLOW]):
+        write_gif(os.path.join(folder, f'f{i}.gif'), 16, 8, [[c] * 128])
+    r = h.run([a, folder, '--loop', '1', '--status'])
+    assert r.status == 0 and r.stty_before == r.stty_after
+    assert runs(h.colour_sequence(r.output)) == [RED, GREEN, BLUE, YELLOW]
+    assert f'2/2 {folder}'.encode() in r.output
+
+
+def test_info_describes_files_in_turn_as_play_plays_them():
+    # `info a.gif b.gif` describes each file (it described a frame sequence of their first
+    # frames, with warnings); stills of one size stay one sequence, as in play.
+    a = gif('ia.gif', [RED, GREEN]); b = gif('ib.gif', [BLUE, YELLOW, GREEN], size=(24, 8))
+    missing = os.path.join(TMP, 'missing.gif')
+    p = subprocess.run([h.binary(), 'info', a, missing, b], capture_output=True, text=True)
+    assert p.returncode == 2     # the missing file's status, after the others are described
+    assert [l for l in p.stdout.splitlines() if l and not l.startswith(' ')] == [a, b]
+    assert p.stdout.count('format    gif') == 2 and 'frames    3' in p.stdout
+    assert p.stderr == f'animplay: {missing}: cannot read file: No such file or directory\n'
+    # --json: one object per line (JSON Lines), each the object `info --json FILE` prints.
+    import json
+    p = subprocess.run([h.binary(), 'info', '--json', a, b], capture_output=True, text=True)
+    lines = p.stdout.splitlines()
+    assert p.returncode == 0 and len(lines) == 2
+    alone = [json.loads(subprocess.run([h.binary(), 'info', '--json', f], capture_output=True, text=True).stdout)
+             for f in (a, b)]
+    assert [json.loads(l) for l in lines] == alone
+    # --sequence forces the old reading; --in-turn describes stills of one size one by one.
+    p = subprocess.run([h.binary(), 'info', '--json', '--sequence', a, b], capture_output=True, text=True)
+    assert json.loads(p.stdout)['format'] == 'frame-sequence'
+    s1 = gif('is1.gif', [RED]); s2 = gif('is2.gif', [BLUE])
+    p = subprocess.run([h.binary(), 'info', '--json', s1, s2], capture_output=True, text=True)
+    assert json.loads(p.stdout)['frameCount'] == 2
+    p = subprocess.run([h.binary(), 'info', '--json', '--in-turn', s1, s2], capture_output=True, text=True)
+    assert [json.loads(l)['file'] for l in p.stdout.splitlines()] == [s1, s2]

@@ -125,3 +125,20 @@ def test_n_after_the_last_page_ends_the_grid():
     r = h.run(files + ['--grid', '2x1', '--loop', '0'], cols=80, rows=24, timeout=30,
               steps=[(shows((RED, GREEN)), b'n'), (shows((BLUE, None)), b'n')])
     assert r.status == 0 and r.stty_before == r.stty_after
+
+
+def test_a_grid_larger_than_the_terminal_is_refused_before_the_screen_changes():
+    # Every tile needs a cell: 100 columns of tiles in 80 columns played the last 20 off the
+    # screen (clipped, decoded for nothing). Refused in one line, the shell's screen untouched.
+    a = gif('big-a.gif', [RED, GREEN], 5)
+    b = gif('big-b.gif', [BLUE, YELLOW], 5)
+    for grid, most in (('100x2', '80x24'), ('2x25', '80x24'), ('2x24', '80x23')):
+        args = [a, b, '--grid', grid, '--graphics', 'cells'] + (['--status'] if grid == '2x24' else [])
+        r = h.run(args, cols=80, rows=24)
+        assert r.status == 64, grid
+        assert r.screen.alt_entries == 0 and r.stty_before == r.stty_after
+        text = r.output.replace(b'\r\n', b'').decode('utf-8', 'replace')
+        assert f'animplay: --grid {grid} does not fit this 80x24 terminal: every tile needs a cell at least (at most {most} here)' in text
+    # The largest grid that fits plays.
+    r = h.run([a, b, '--grid', '80x24', '--graphics', 'cells', '--loop', '1'], cols=80, rows=24)
+    assert r.status == 0 and r.screen.alt_entries == 1

@@ -46,10 +46,27 @@ static inline int animplay_has_rgb(void) {
     return animplay_tigetstr("RGB") != NULL;
 }
 
-// Loads the terminfo entry for TERM against `fd` without touching the terminal (for stills).
-static inline int animplay_setupterm(int fd) {
+// Loads the terminfo entry `name` (NULL: TERM's) against `fd` without touching the terminal
+// (for stills).
+static inline int animplay_setupterm(const char *name, int fd) {
     int err = 0;
-    return setupterm(NULL, fd, &err) == OK ? 1 : 0;
+    return setupterm(name, fd, &err) == OK ? 1 : 0;
+}
+
+// curses' current terminfo entry (for tests: that asking below changes nothing).
+static inline const void *animplay_cur_term(void) { return cur_term; }
+
+// 1 when this machine has a terminfo entry for `name`. setupterm is the only way to ask that
+// searches where curses will (TERMINFO, ~/.terminfo, TERMINFO_DIRS, the built-in folders); the
+// entry it loads is freed and curses' current one put back, so nothing is left loaded. With an
+// error pointer it neither prints nor exits when the entry is missing.
+static inline int animplay_terminfo_exists(const char *name) {
+    int err = 0;
+    TERMINAL *before = cur_term;
+    if (setupterm(name, 2, &err) != OK) return 0;
+    TERMINAL *loaded = set_curterm(before);
+    if (loaded != before) del_curterm(loaded);
+    return 1;
 }
 
 // One cell: `ch` drawn in colour pair `pair` (pairs above 32767 go through the opts pointer).

@@ -454,8 +454,8 @@ struct Play: ParsableCommand {
         // scrolls nor clears it with the pane's text (the alternate screen prints its last
         // frame as cells for the same reason): inline plays in cells there.
         if plan.terminal?.tmuxPassthrough == true { plan = .cells(symbolOptions.symbols) }
-        guard animplay_setupterm(1) != 0 else {
-            throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
+        guard animplay_setupterm(TerminfoEntry.name(), 1) != 0 else {
+            throw CLIFailure(message: TerminfoEntry.refusal(nil))
         }
         var facts = TerminalColorFacts(
             colors: Int(animplay_tigetnum("colors")), pairs: Int(animplay_tigetnum("pairs")), hasRGB: animplay_has_rgb() != 0,
@@ -667,8 +667,9 @@ struct Play: ParsableCommand {
         var report = probed ?? TerminalReport()
         var cells = OutputPlan.CellSettings(mode: .truecolor)
         if !plan.isPixels {
-            guard animplay_setupterm(1) != 0 else {
-                throw CLIFailure(message: "cannot use terminal type '\(Self.termName)' (no terminfo entry?)")
+            // A previewer's pipe gets no warning line: it would show in every preview.
+            guard animplay_setupterm(TerminfoEntry.name(warn: toTerminal), 1) != 0 else {
+                throw CLIFailure(message: TerminfoEntry.refusal(nil))
             }
             var facts = TerminalColorFacts(
                 colors: Int(animplay_tigetnum("colors")), pairs: Int(animplay_tigetnum("pairs")),

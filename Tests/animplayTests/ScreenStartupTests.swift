@@ -126,6 +126,15 @@ import Testing
         #expect(pty.modes().c_lflag == before.c_lflag)
     }
 
+    /// The question whether an entry exists (`TerminfoEntry`) loads nothing into curses: its
+    /// current entry is the one it had. Here with the suite's other users of curses' state.
+    @Test func askingWhetherAnEntryExistsLeavesCursesAsItWas() {
+        let before = animplay_cur_term()
+        #expect(animplay_terminfo_exists("xterm-256color") == 1)
+        #expect(animplay_terminfo_exists("no-such-terminal-anywhere") == 0)
+        #expect(animplay_cur_term() == before)
+    }
+
     /// A thread the system refuses is reported without the file name and with exit status 1
     /// (before: "animplay: FILE: too large: cannot start the decoding thread (error 11)", status 4).
     @Test func systemErrorsDoNotBlameTheFile() {

@@ -409,6 +409,27 @@ def test_terminal_without_colours_or_cursor_save_fails_cleanly(two_colour_gif):
     assert b'terminal type' in r.output and b'dumb' in r.output
 
 
+def test_a_terminal_this_machine_has_no_terminfo_for_plays_as_xterm_256color(two_colour_gif):
+    # ssh from kitty, Ghostty, foot... to a server without their terminfo entry: it played
+    # nothing ("cannot use terminal type"). xterm-256color's entry stands in, with one warning
+    # line before the screen comes up; the play and the restored terminal are as usual.
+    r = h.run([two_colour_gif, '--loop', '1'], term='xterm-animplay-test-nowhere', colorterm=None)
+    assert r.status == 0 and r.stty_before == r.stty_after
+    assert r.screen.alt_entries == 1 and b'\x1b[?25h' in r.output
+    text = r.output.replace(b'\r\n', b'').decode()
+    assert text.count("animplay: warning: this machine has no terminfo entry for TERM 'xterm-animplay-test-nowhere'; using xterm-256color's") == 1
+    assert text.index('no terminfo entry') < text.index('\x1b[?1049h')
+    assert b'48;5;' in r.output and b'48;2;' not in r.output   # xterm-256color's colours
+    # A preview into a pipe gets the same colours and no warning (it would show in every preview).
+    env = dict(os.environ, TERM='xterm-animplay-test-nowhere'); env.pop('COLORTERM', None)
+    p = subprocess.run([h.binary(), two_colour_gif, '--frame', '0', '--size', '8x4'], capture_output=True, env=env)
+    assert p.returncode == 0 and p.stderr == b'' and b'48;5;' in p.stdout
+    # dumb says the terminal cannot do it, and no TERM says nothing: refused as before, in one line.
+    r = h.run([two_colour_gif, '--loop', '1'], term='', colorterm=None)
+    assert r.status == 1 and r.screen.alt_entries == 0 and r.stty_before == r.stty_after
+    assert b"animplay: TERM is not set: set it to your terminal's type (e.g. xterm-256color)" in r.output.replace(b'\r\n', b'')
+
+
 @pytest.mark.parametrize('sample', ['bounce.gif', 'orbit.webp', 'pulse.webp', 'spinner.png',
                                     'sheet-8x4.png'])
 def test_samples_play_and_leave_their_last_frame(sample):

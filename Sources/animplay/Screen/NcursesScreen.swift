@@ -69,15 +69,14 @@ final class NcursesScreen {
         shellModes = modes
         use_tioctl(true)   // the kernel's window size wins over stale LINES/COLUMNS variables
         let started: OpaquePointer?
-        if let type = term.type {
+        if let type = term.type ?? TerminfoEntry.name() {
             started = type.withCString { newterm($0, term.output, term.input) }
         } else {
             started = newterm(nil, term.output, term.input)
         }
         guard let scr = started else {
             if ownsInputFile { fclose(inputFile) }
-            let name = term.type ?? getenv("TERM").map { String(cString: $0) } ?? "(unset)"
-            throw CLIFailure(message: "cannot use terminal type '\(name)' (no terminfo entry?)")
+            throw CLIFailure(message: TerminfoEntry.refusal(term.type))
         }
         screen = scr
         cbreak(); noecho(); nonl()

@@ -106,10 +106,18 @@ final class CacheFolder {
             var st = stat()
             guard fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
             out.append(Listed(name: name, size: Int(st.st_size),
-                              modified: Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec),
+                              modified: Self.nanoseconds(st.st_mtim),
                               isFile: (st.st_mode & S_IFMT) == S_IFREG))
         }
         return out
+    }
+
+    /// A file time in nanoseconds since the epoch, clamped to what an Int holds (the years
+    /// 1678 to 2262): a file may carry any time (a restored backup, `touch -d 2300-01-01`),
+    /// and the plain product overflowed into a trap that `cache info` and every download hit.
+    static func nanoseconds(_ t: timespec) -> Int {
+        let limit = Int.max / 1_000_000_000 - 1
+        return min(max(Int(t.tv_sec), -limit), limit) * 1_000_000_000 + Int(t.tv_nsec)
     }
 
     /// Removes `name` from `dir` (a link is removed itself; a folder is left).

@@ -6,6 +6,15 @@ import Darwin
 #endif
 import AnimatedCore
 
+extension DownloadOptions {
+    /// `seconds` of these options in nanoseconds, 0 for none or less, saturated at
+    /// `UInt64.max` (a library user may set any Int).
+    static func nanoseconds(_ seconds: Int) -> UInt64 {
+        let (ns, over) = UInt64(max(0, seconds)).multipliedReportingOverflow(by: 1_000_000_000)
+        return over ? .max : ns
+    }
+}
+
 /// How a download behaves: limits, timeouts, conditional request headers.
 public struct DownloadOptions: Sendable {
     /// Refused when Content-Length says more, and stopped when the body grows past it.
@@ -13,7 +22,7 @@ public struct DownloadOptions: Sendable {
     /// Time to establish the connection (DNS, TCP, TLS).
     public var connectTimeoutSeconds = 15
     /// A transfer that receives less than `stallBytesPerSecond` on average over this many
-    /// seconds (nothing useful: a trickle counts as a stall) is abandoned.
+    /// seconds (nothing useful: a trickle counts as a stall) is abandoned (0 or less: never).
     public var stallTimeoutSeconds = 30
     /// The least average rate that is not a stall (see `stallTimeoutSeconds`).
     public var stallBytesPerSecond = 1024
@@ -270,8 +279,11 @@ private final class Transfer {
         guard failure == nil else { return false }
         if spool.progress.cancelled { failure = SpoolBuffer.cancelledMessage; return false }
         let t = MonotonicClock.nanoseconds()
-        let window = UInt64(options.stallTimeoutSeconds) * 1_000_000_000
-        if now - windowBytes >= Int64(options.stallBytesPerSecond) * Int64(options.stallTimeoutSeconds) {
+        // Saturated: any Int the options hold is a time, never an overflow (a trap).
+        let window = DownloadOptions.nanoseconds(options.stallTimeoutSeconds)
+        let (needed, over) = Int64(max(0, options.stallBytesPerSecond))
+            .multipliedReportingOverflow(by: Int64(max(0, options.stallTimeoutSeconds)))
+        if options.stallTimeoutSeconds <= 0 || now - windowBytes >= (over ? Int64.max : needed) {
             windowBytes = now; windowStart = t
         } else if t - windowStart >= window {
             let got = now - windowBytes
@@ -280,7 +292,7 @@ private final class Transfer {
                 : "stalled: \(got) bytes in \(options.stallTimeoutSeconds) s, under \(options.stallBytesPerSecond / 1024) KiB/s (see --stall-timeout)"
             return false
         }
-        if options.maxTimeSeconds > 0, t - transferStart >= UInt64(options.maxTimeSeconds) * 1_000_000_000 {
+        if options.maxTimeSeconds > 0, t - transferStart >= DownloadOptions.nanoseconds(options.maxTimeSeconds) {
             failure = "not finished after \(options.maxTimeSeconds) s (see --max-time)"
             return false
         }

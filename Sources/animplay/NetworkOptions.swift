@@ -39,13 +39,19 @@ struct NetworkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("URLs: the Referer to send (cached apart).", valueName: "URL"))
     var referer: String?
 
+    /// The longest timeout the options take: 1 000 000 s, eleven days.
+    static let mostSeconds = 1_000_000
+
     func validate() throws {
         try checkMegabytes(cacheMaxMb, "--cache-max-mb")
         try checkMegabytes(maxDownloadMb, "--max-download-mb")
         try checkMegabytes(maxInputMb, "--max-input-mb")
-        guard connectTimeout >= 1 else { throw ValidationError("--connect-timeout must be 1 or more seconds") }
-        guard stallTimeout >= 1 else { throw ValidationError("--stall-timeout must be 1 or more seconds") }
-        guard maxTime >= 0 else { throw ValidationError("--max-time must be 0 (no limit) or more seconds") }
+        // An upper bound as for every number: huge values overflowed into a trap when made
+        // nanoseconds (`--stall-timeout 9223372036854775807`).
+        let most = Self.mostSeconds
+        guard (1...most).contains(connectTimeout) else { throw ValidationError("--connect-timeout must be 1 to \(most) seconds, got \(connectTimeout)") }
+        guard (1...most).contains(stallTimeout) else { throw ValidationError("--stall-timeout must be 1 to \(most) seconds, got \(stallTimeout)") }
+        guard (0...most).contains(maxTime) else { throw ValidationError("--max-time must be 0 (no limit) to \(most) seconds, got \(maxTime)") }
         _ = try requestOptions()
     }
 

@@ -39,6 +39,33 @@ import Glibc
         #expect(cache.usage()?.entries.count == 1)
     }
 
+    /// An entry file may carry any time (a restored backup, `touch -d 2300-01-01`): its time in
+    /// nanoseconds overflowed, and `usage` (`animplay cache info`, every store's eviction)
+    /// trapped. Far times are clamped to what an Int holds, and the entry is still listed.
+    @Test func entriesWithTimesFarFromNowAreListed() throws {
+        let dir = tempDir()
+        let cache = HTTPCache(directory: dir)
+        let url = "http://127.0.0.1:1/t-\(getpid()).gif"
+        #expect(cache.store(url: url, response: response(url), spool: try spool([1, 2, 3])))
+        let entries = dir + "/entries"
+        let folder = try #require(opendir(entries))
+        var names: [String] = []
+        while let e = readdir(folder) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+            if name.hasSuffix(".entry") { names.append(name) }
+        }
+        closedir(folder)
+        let name = try #require(names.first)
+        // The year 2300, then the year 1000, in seconds since the epoch.
+        for seconds in [10_413_792_000, -30_610_224_000] {
+            var times = [timespec(tv_sec: seconds, tv_nsec: 0), timespec(tv_sec: seconds, tv_nsec: 0)]
+            try #require(utimensat(AT_FDCWD, entries + "/" + name, &times, 0) == 0)
+            let listed = try #require(cache.usage()).entries
+            #expect(listed.map(\.url) == [url])
+            #expect(listed.first.map { ($0.lastUsed > 0) == (seconds > 0) } == true)
+        }
+    }
+
     @Test func noStoreIsNotKeptAndNoCacheIsNeverFresh() throws {
         let cache = HTTPCache(directory: tempDir())
         let url = "http://127.0.0.1:1/n-\(getpid()).gif"

@@ -64,6 +64,29 @@ private func oneLine(_ s: String) -> String {
         #expect((try? Animplay.parseAsRoot(["x.gif", "--max-memory-mb", "1048576"])) != nil)
     }
 
+    /// Timeouts became nanoseconds by plain multiplication: `--stall-timeout 9223372036854775807`
+    /// and `--max-time` as large trapped (SIGILL) at the first progress of a download. A rate
+    /// of `inf` frames a second made the display tick 0.
+    @Test func hugeTimesAndRatesAreRefused() {
+        let huge = String(Int.max)
+        for (option, value, message) in [("--connect-timeout", huge, "--connect-timeout must be 1 to 1000000 seconds, got \(huge)"),
+                                         ("--stall-timeout", huge, "--stall-timeout must be 1 to 1000000 seconds, got \(huge)"),
+                                         ("--max-time", huge, "--max-time must be 0 (no limit) to 1000000 seconds, got \(huge)"),
+                                         ("--stall-timeout", "0", "--stall-timeout must be 1 to 1000000 seconds, got 0"),
+                                         ("--max-fps", "inf", "--max-fps must be more than 0 and at most 1000, got inf"),
+                                         ("--max-fps", "1001", "--max-fps must be more than 0 and at most 1000, got 1001.0")] {
+            do {
+                _ = try Animplay.parseAsRoot(["x.gif", option, value])
+                Issue.record("\(option) \(value) parsed")
+            } catch {
+                #expect(Animplay.message(for: error).contains(message), "\(Animplay.message(for: error))")
+            }
+        }
+        for (option, value) in [("--stall-timeout", "1000000"), ("--max-time", "0"), ("--max-fps", "1000")] {
+            #expect((try? Animplay.parseAsRoot(["x.gif", option, value])) != nil, "\(option) \(value)")
+        }
+    }
+
     /// A negative number is a value to validate, not an unknown option ("Missing value").
     @Test func negativeNumbersReachValidation() {
         for (args, message) in [(["x.gif", "--loop", "-1"], "--loop must be 0 (forever) or more"),

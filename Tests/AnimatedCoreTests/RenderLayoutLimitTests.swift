@@ -10,6 +10,28 @@ import AnimatedTestSupport
     static let xtermCell = RenderSize(width: 6, height: 13)
     static let xtermMax = RenderSize(width: 1000, height: 1000)
 
+    /// Boxes from outside (COLUMNS and LINES, fzf's preview size, `--size`) may be anything:
+    /// the picture stays within `mostPixels`, its aspect kept, and nothing overflows (a box of
+    /// Int.max columns trapped; 99999999 × 99999999 cells asked for 40 PB).
+    @Test(arguments: [(Int.max, 10), (99_999_999, 99_999_999), (Int.max, Int.max), (100_000, 100_000)])
+    func hugeBoxesGiveABoundedPicture(_ columns: Int, _ rows: Int) {
+        for fit in [FitMode.fit, .fill, .stretch] {
+            for cell in [RenderLayout.halfBlockCell, RenderSize(width: 10, height: 20), RenderSize(width: Int.max, height: Int.max)] {
+                let l = RenderLayout.compute(canvasWidth: 96, canvasHeight: 64, columns: columns, rows: rows, fit: fit, cell: cell)
+                #expect(l.size.width * l.size.height <= RenderLayout.mostPixels, "\(columns)x\(rows) \(fit) \(cell): \(l.size)")
+                #expect(l.size.width >= 1 && l.size.height >= 1)
+                if fit == .fill && rows == 10 && cell == RenderLayout.halfBlockCell {
+                    // 10 half-block rows, 20 pixels: the picture as tall as that, 3:2 kept.
+                    #expect(l.size == RenderSize(width: 30, height: 20))
+                }
+                if fit == .fill && rows >= 1000 {
+                    let aspect = Double(l.size.width) / Double(l.size.height)
+                    #expect(abs(aspect - 1.5) < 0.01, "\(l.size)")
+                }
+            }
+        }
+    }
+
     @Test func aFilledVideoKeepsWithinTheLimitAspectKeptAndCentred() {
         let l = RenderLayout.compute(canvasWidth: 640, canvasHeight: 360, columns: 200, rows: 60, fit: .fill,
                                      cell: Self.xtermCell, maxPixels: Self.xtermMax)

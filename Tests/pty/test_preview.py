@@ -151,3 +151,19 @@ def test_lf_previewer_from_the_readme(gifs):
                    'PATH': bindir + os.pathsep + os.environ['PATH']})
     assert shown == [BLUE, RED], r.output[-1500:]
     assert r.status == 0 and r.stty_before == r.stty_after
+
+
+def test_preview_sizes_from_the_environment_are_bounded(gifs):
+    # COLUMNS, LINES and fzf's sizes come from outside: a huge one trapped (an overflow) or
+    # asked for petabytes. The picture is now bounded, and as tall as the box allows.
+    env = dict(os.environ, FZF_PREVIEW_COLUMNS='9223372036854775807', FZF_PREVIEW_LINES='6')
+    p = subprocess.run([h.binary(), '--frame', '0', '--fill', gifs[0]], capture_output=True, env=env, timeout=60)
+    assert p.returncode == 0 and p.stderr == b''
+    assert len(p.stdout.splitlines()) == 6
+    env = dict(os.environ, COLUMNS='99999999', LINES='99999999')
+    env.pop('FZF_PREVIEW_COLUMNS', None); env.pop('FZF_PREVIEW_LINES', None)
+    p = subprocess.run([h.binary(), '--frame', '0', gifs[0]], capture_output=True, env=env, timeout=120)
+    assert p.returncode == 0 and p.stderr == b''
+    # At most 2^25 pixels, two to a cell: at most 2^24 cells with a colour escape each.
+    cells = p.stdout.count('\u2580'.encode()) + p.stdout.count(b' ')
+    assert 0 < cells <= 1 << 24

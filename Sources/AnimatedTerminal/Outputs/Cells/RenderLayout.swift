@@ -68,6 +68,12 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
     /// as on a 1× one. Half-block cells have density 1.
     package static func density(cell: RenderSize) -> Int { cell.height >= 32 ? 2 : 1 }
 
+    /// The most pixels a laid-out picture has, whatever the box: 2^25, which an 8K UHD
+    /// screen's 33.2 million fits (and the default decoding limit, `--max-pixels`).
+    public static let mostPixels = 1 << 25
+    /// The widest or tallest box considered, in cells or pixels (what a window size can say).
+    public static let mostSide = 1 << 16
+
     /// The largest `w`×`h` with the aspect ratio of `cw`×`ch` that fits in `bw`×`bh` (the
     /// limiting side fills the box exactly, the other is rounded to the nearest pixel), at least 1×1.
     package static func fitting(_ cw: Int, _ ch: Int, into bw: Int, _ bh: Int) -> RenderSize {
@@ -94,13 +100,19 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
     ///   whole): the box is reduced to it first (`stretch`: with the box's aspect ratio), so
     ///   every mode fits inside it, whole factors included; the picture stays centred in the
     ///   whole box. A limit the box already fits in changes nothing.
+    /// - Boxes come from outside (`--size`, COLUMNS and LINES, fzf's preview size, the
+    ///   terminal's window and cell sizes), so they are bounded first: at most `mostSide`
+    ///   cells or pixels a side, so that no product here overflows, and the picture at most
+    ///   `mostPixels` (reduced, aspect kept, when the box would make it larger). A preview run
+    ///   with COLUMNS=99999999 asked for 40 PB, FZF_PREVIEW_COLUMNS=9223372036854775807 trapped.
     public static func compute(canvasWidth cw: Int, canvasHeight ch: Int, columns: Int, rows: Int,
                                fit: FitMode = .fit, scale: Int? = nil,
                                cell: RenderSize = RenderLayout.halfBlockCell, density: Int? = nil,
                                terminalScales: Bool = false, maxPixels: RenderSize? = nil) -> RenderLayout {
-        let cols = max(1, columns), boxRows = max(1, rows)
-        let cell = RenderSize(width: max(1, cell.width), height: max(1, cell.height))
-        var bw = cols * cell.width, bh = cell.height * boxRows
+        let side = mostSide
+        let cols = min(max(1, columns), side), boxRows = min(max(1, rows), side)
+        let cell = RenderSize(width: min(max(1, cell.width), side), height: min(max(1, cell.height), side))
+        var bw = min(cols * cell.width, side), bh = min(cell.height * boxRows, side)
         let cw = max(1, cw), ch = max(1, ch)
         let limit = maxPixels.map { RenderSize(width: max(1, $0.width), height: max(1, $0.height)) }
         if let m = limit, bw > m.width || bh > m.height {
@@ -128,6 +140,11 @@ public struct RenderLayout: Sendable, Equatable, CustomStringConvertible {
                 factor = nil
                 shown = fitting(cw, ch, into: bw, bh)
             }
+        }
+        if shown.width * shown.height > mostPixels {
+            let f = (Double(mostPixels) / Double(shown.width * shown.height)).squareRoot()
+            shown = RenderSize(width: max(1, Int(Double(shown.width) * f)), height: max(1, Int(Double(shown.height) * f)))
+            factor = nil
         }
         var size = shown
         // Enlarged by a fraction, stretched, or reduced at most by half: the terminal can do that

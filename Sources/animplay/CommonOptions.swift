@@ -120,7 +120,8 @@ struct SourceOptions: ParsableArguments {
         if let s = spacing, s < 0 { throw ValidationError("--spacing must be 0 or more pixels, got \(s)") }
         if tag != nil && atlas == nil { throw ValidationError("--tag needs --atlas") }
         if fps != nil && delay != nil { throw ValidationError("give --fps or --delay, not both") }
-        if let fps, !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be more than 0 and at most 1000, got \(fps)") }
+        // At least a frame every 1000 s: 4.9e-324 made every delay infinite ("duration null").
+        if let fps, !(fps >= 0.001 && fps <= 1000) { throw ValidationError("--fps must be 0.001 to 1000, got \(fps)") }
         if let delay, !(delay >= 1 && delay <= 3_600_000) { throw ValidationError("--delay must be 1 to 3600000 ms, got \(delay)") }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1, got \(frames)") }
         if let delays {

@@ -98,9 +98,9 @@ struct Play: ParsableCommand {
 
     func validate() throws {
         guard (0.1...10).contains(speed) else { throw ValidationError("--speed must be between 0.1 and 10, got \(speed)") }
-        // At most 1000, as --fps: `inf` (and huge rates) made the display tick 0, a busy loop
-        // writing frames as fast as the terminal took them.
-        guard maxFps > 0 && maxFps <= 1000 else { throw ValidationError("--max-fps must be more than 0 and at most 1000, got \(maxFps)") }
+        // 0.001 to 1000, as --fps: `inf` (and huge rates) made the display tick 0, a busy loop
+        // writing frames as fast as the terminal took them; 1e-10 made it 1e19 ns, a trap.
+        guard maxFps >= 0.001 && maxFps <= 1000 else { throw ValidationError("--max-fps must be 0.001 to 1000, got \(maxFps)") }
         if let plays, plays < 0 { throw ValidationError("--loop must be 0 (forever) or more") }
         if let scale, scale < 1 { throw ValidationError("--scale must be 1 or more") }
         if sequence && inTurn { throw ValidationError("give --sequence or --in-turn, not both") }

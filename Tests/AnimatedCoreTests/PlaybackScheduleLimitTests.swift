@@ -10,6 +10,15 @@ import Testing
     static let frames = 141_000
     static let delayMs = 65_535_000.0
 
+    /// `PlayerOptions.maxFPS` is public: any Double is a tick, never a trap (1e-10 fps made
+    /// 1e19 ns, past UInt64).
+    @Test func displayTicksOfExtremeRates() {
+        #expect(Player.tick(maxFPS: 60) == 16_666_667)
+        #expect(Player.tick(maxFPS: 1e-10) == 3_600_000_000_000 && Player.tick(maxFPS: .leastNonzeroMagnitude) == 3_600_000_000_000)
+        for none in [0, -1, .infinity, -.infinity, .nan] as [Double] { #expect(Player.tick(maxFPS: none) == 0) }
+        #expect(Player.tick(maxFPS: .greatestFiniteMagnitude) == 0)
+    }
+
     @Test(arguments: [PlaybackMode.normal, .reverse, .bounce])
     func longestDelaysOnManyFramesSaturate(_ mode: PlaybackMode) {
         for plays in [0, 1, 3, Int.max] {

@@ -73,8 +73,10 @@ private func oneLine(_ s: String) -> String {
                                          ("--stall-timeout", huge, "--stall-timeout must be 1 to 1000000 seconds, got \(huge)"),
                                          ("--max-time", huge, "--max-time must be 0 (no limit) to 1000000 seconds, got \(huge)"),
                                          ("--stall-timeout", "0", "--stall-timeout must be 1 to 1000000 seconds, got 0"),
-                                         ("--max-fps", "inf", "--max-fps must be more than 0 and at most 1000, got inf"),
-                                         ("--max-fps", "1001", "--max-fps must be more than 0 and at most 1000, got 1001.0")] {
+                                         ("--max-fps", "inf", "--max-fps must be 0.001 to 1000, got inf"),
+                                         ("--max-fps", "1001", "--max-fps must be 0.001 to 1000, got 1001.0"),
+                                         ("--max-fps", "1e-10", "--max-fps must be 0.001 to 1000, got 1e-10"),
+                                         ("--fps", "4.9e-324", "--fps must be 0.001 to 1000, got 5e-324")] {
             do {
                 _ = try Animplay.parseAsRoot(["x.gif", option, value])
                 Issue.record("\(option) \(value) parsed")
@@ -82,7 +84,7 @@ private func oneLine(_ s: String) -> String {
                 #expect(Animplay.message(for: error).contains(message), "\(Animplay.message(for: error))")
             }
         }
-        for (option, value) in [("--stall-timeout", "1000000"), ("--max-time", "0"), ("--max-fps", "1000")] {
+        for (option, value) in [("--stall-timeout", "1000000"), ("--max-time", "0"), ("--max-fps", "1000"), ("--max-fps", "0.001")] {
             #expect((try? Animplay.parseAsRoot(["x.gif", option, value])) != nil, "\(option) \(value)")
         }
     }
@@ -93,7 +95,7 @@ private func oneLine(_ s: String) -> String {
                                 (["x.gif", "--speed", "-2"], "--speed must be between 0.1 and 10"),
                                 (["x.gif", "--max-memory-mb", "0"], "--max-memory-mb must be 1 to 1048576, got 0"),
                                 (["x.gif", "--max-pixels", "-5"], "--max-pixels must be 1 or more, got -5"),
-                                (["x.gif", "--sprite", "2x2", "--fps", "-3"], "--fps must be more than 0")] {
+                                (["x.gif", "--sprite", "2x2", "--fps", "-3"], "--fps must be 0.001 to 1000, got -3.0")] {
             do {
                 _ = try Animplay.parseAsRoot(args)
                 Issue.record("\(args) parsed")

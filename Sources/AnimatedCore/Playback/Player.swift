@@ -73,6 +73,13 @@ public final class Player {
                       time: time, opener: open)
     }
 
+    /// The display tick of a rate cap, in nanoseconds: 0 (no cap) for none, NaN or infinity,
+    /// and at most an hour (a cap of 1e-10 fps made 1e19 ns, past UInt64: a trap).
+    static func tick(maxFPS: Double) -> UInt64 {
+        guard maxFPS > 0, maxFPS.isFinite else { return 0 }
+        return UInt64(min(1e9 / maxFPS, 3.6e12).rounded())
+    }
+
     private init(info: AnimationInfo, options: PlayerOptions, scaler: any FrameScaler,
                  renderSize: RenderSize, time: any TimeSource,
                  opener: sending @escaping () throws(AnimatedError) -> any AnimationDecoder) throws(AnimatedError) {
@@ -82,7 +89,7 @@ public final class Player {
         options.speed = Self.clampSpeed(options.speed)
         self.options = options
         let order = Self.order(for: info, options: options)
-        tick = options.maxFPS > 0 ? UInt64((1e9 / options.maxFPS).rounded()) : 0
+        tick = Self.tick(maxFPS: options.maxFPS)
         schedule = PlaybackSchedule(info: info, order: order, timelessFrameNanoseconds: Self.timelessFrame(tick))
         let size = RenderSize(width: max(1, renderSize.width), height: max(1, renderSize.height))
         self.renderSize = size

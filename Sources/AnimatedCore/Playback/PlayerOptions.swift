@@ -17,7 +17,7 @@ public struct PlayerOptions: Sendable {
     /// Frame order: normal, reverse or bounce.
     public var mode: PlaybackMode
     /// Display-rate cap in frames per second: frames shorter than one tick are merged.
-    /// 0 or less = no cap.
+    /// 0 or less (or not finite) = no cap; a tick is at most an hour.
     public var maxFPS: Double
     /// Frame buffer budget in bytes (`--buffer-mb N` is N << 20); nil = memory-aware default
     /// (`MemoryBudget.systemDefault()`). A budget below one frame still plays, one frame at a time.

@@ -38,19 +38,19 @@ struct Convert: ParsableCommand {
     @Flag(help: "WebP: lossless frames (the default unless --quality is given).")
     var lossless = false
 
-    @Option(help: ArgumentHelp("0-100. WebP: lossy quality (lossless: effort). GIF: quantiser quality for frames of more than 256 colours (default 90).", valueName: "Q"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("0-100. WebP: lossy quality (lossless: effort). GIF: quantiser quality for frames of more than 256 colours (default 90).", valueName: "Q"))
     var quality: Double?
 
     @Flag(help: "WebP: choose lossy or lossless per frame, whichever is smaller.")
     var mixed = false
 
-    @Option(help: ArgumentHelp("WebP: compression method, 0 (fast) to 6 (small; default 4).", valueName: "M"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("WebP: compression method, 0 (fast) to 6 (small; default 4).", valueName: "M"))
     var method: Int = 4
 
-    @Option(help: ArgumentHelp("WebP: minimum keyframe interval.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("WebP: minimum keyframe interval.", valueName: "N"))
     var kmin: Int?
 
-    @Option(help: ArgumentHelp("WebP: maximum keyframe interval.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("WebP: maximum keyframe interval.", valueName: "N"))
     var kmax: Int?
 
     @Flag(help: "WebP lossless: keep the colour of fully transparent pixels too (byte-exact frames; by default libwebp may change it, which no viewer shows and which is often smaller).")
@@ -65,22 +65,22 @@ struct Convert: ParsableCommand {
     @Option(help: ArgumentHelp("GIF: blend partial alpha over this colour (RRGGBB); default: alpha below 128 is transparent.", valueName: "RRGGBB"))
     var background: String?
 
-    @Option(name: .customLong("loop"), help: ArgumentHelp("Number of plays; 0 = forever (default: the source's).", valueName: "N"))
+    @Option(name: .customLong("loop"), parsing: .unconditional, help: ArgumentHelp("Number of plays; 0 = forever (default: the source's).", valueName: "N"))
     var plays: Int?
 
-    @Option(help: ArgumentHelp("Playback rate: durations are divided by X (0.01 to 100).", valueName: "X"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Playback rate: durations are divided by X (0.01 to 100).", valueName: "X"))
     var speed: Double = 1
 
-    @Option(help: ArgumentHelp("Only frames A through B (0-based, inclusive); A- or -B leave one end open.", valueName: "A-B"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only frames A through B (0-based, inclusive); A- or -B leave one end open.", valueName: "A-B"))
     var range: String?
 
     @Option(help: "Order: normal, reverse or bounce.")
     var mode: PlaybackMode = .normal
 
-    @Option(help: ArgumentHelp("Output size in pixels (area-average scaling).", valueName: "WxH"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Output size in pixels (area-average scaling).", valueName: "WxH"))
     var resize: String?
 
-    @Option(help: ArgumentHelp("Scale factor for the output size (e.g. 0.5).", valueName: "F"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Scale factor for the output size (e.g. 0.5).", valueName: "F"))
     var scale: Double?
 
     var outputFormat: EncodedFormat? { format ?? EncodedFormat(fileName: output) }
@@ -142,7 +142,14 @@ struct Convert: ParsableCommand {
             var width = info.width, height = info.height
             if let resize, let (w, h) = parseWxH(resize) { (width, height) = (w, h) }
             if let scale { width = max(1, Int((Double(width) * scale).rounded())); height = max(1, Int((Double(height) * scale).rounded())) }
-            if width != info.width || height != info.height { transcoder.size = RenderSize(width: width, height: height) }
+            if width != info.width || height != info.height {
+                transcoder.size = RenderSize(width: width, height: height)
+                transcoder.limits = decodeOptions.decodeOptions.limits
+                // Before the encoder is made (it holds frames of the output size).
+                do throws(AnimatedError) { try Transcoder.checkOutput(RenderSize(width: width, height: height), transcoder.limits) } catch {
+                    throw CLIFailure(file: output, message: "too large: \(error.message) (see --max-pixels, --max-dimension, --max-memory-mb)", code: 4)
+                }
+            }
 
             let interrupt = InterruptWatch()
             defer { interrupt.uninstall() }

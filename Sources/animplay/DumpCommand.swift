@@ -30,7 +30,7 @@ struct Dump: ParsableCommand {
     var background: String = "000000"
 
     // Named --range: --frames N belongs to the source options (sprite sheets keep N frames).
-    @Option(help: ArgumentHelp("Only frames A through B (0-based, inclusive); A- or -B leave one end open.", valueName: "A-B"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only frames A through B (0-based, inclusive); A- or -B leave one end open.", valueName: "A-B"))
     var range: String?
 
     func validate() throws {

@@ -6,19 +6,19 @@ import ArgumentParser
 /// Options for inputs that arrive over time: http(s) URLs (limits, timeouts, the cache) and
 /// streams (standard input, FIFOs, devices).
 struct NetworkOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("URLs: refuse or stop downloads larger than this.", valueName: "MB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("URLs: refuse or stop downloads larger than this.", valueName: "MB"))
     var maxDownloadMb: Int = 256
 
-    @Option(help: ArgumentHelp("Standard input, FIFOs and devices: stop reading after this many MB (what arrived is shown, with a warning).", valueName: "MB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Standard input, FIFOs and devices: stop reading after this many MB (what arrived is shown, with a warning).", valueName: "MB"))
     var maxInputMb: Int = 1024
 
-    @Option(help: ArgumentHelp("URLs: seconds to connect (DNS, TCP, TLS).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("URLs: seconds to connect (DNS, TCP, TLS).", valueName: "S"))
     var connectTimeout: Int = 15
 
-    @Option(help: ArgumentHelp("URLs: give up when less than 1 KiB/s arrives for this many seconds.", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("URLs: give up when less than 1 KiB/s arrives for this many seconds.", valueName: "S"))
     var stallTimeout: Int = 30
 
-    @Option(help: ArgumentHelp("URLs: give up when the whole download takes longer (0: no limit).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("URLs: give up when the whole download takes longer (0: no limit).", valueName: "S"))
     var maxTime: Int = 600
 
     @Flag(help: "URLs: neither read nor write the cache.")
@@ -27,13 +27,13 @@ struct NetworkOptions: ParsableArguments {
     @Flag(help: "URLs: download again even if the cache has a copy (and store the new one).")
     var refresh = false
 
-    @Option(help: ArgumentHelp("URLs: cache size cap; least recently used entries go first.", valueName: "MB"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("URLs: cache size cap; least recently used entries go first.", valueName: "MB"))
     var cacheMaxMb: Int = 512
 
     @Option(name: .customLong("header"), help: ArgumentHelp("URLs: send this request header (repeatable). Cached apart from other header sets; Authorization and Cookie requests are not cached.", valueName: "'NAME: VALUE'"))
     var headers: [String] = []
 
-    @Option(help: ArgumentHelp("URLs: the User-Agent to send (cached apart).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("URLs: the User-Agent to send (cached apart).", valueName: "S"))
     var userAgent: String?
 
     @Option(help: ArgumentHelp("URLs: the Referer to send (cached apart).", valueName: "URL"))

@@ -19,7 +19,7 @@ struct Probe: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("Time to wait for the answers, in milliseconds (default: ANIMPLAY_PROBE_MS, else 100).", valueName: "MS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Time to wait for the answers, in milliseconds (default: ANIMPLAY_PROBE_MS, else 100).", valueName: "MS"))
     var budgetMs: Int?
 
     func validate() throws {

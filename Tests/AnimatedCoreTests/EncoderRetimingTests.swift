@@ -37,6 +37,24 @@ import Testing
         #expect(got.ms == Array(repeating: 40, count: 6))
     }
 
+    /// The output size is held to the decoding limits, as a canvas is: a resize to 60000x60000
+    /// asked for 14 GB a frame. Refused before a frame of it is made; the encoder gets nothing.
+    @Test func anOutputSizeOverTheLimitsIsRefused() throws {
+        let decoder = try AnimationLoader.open(ByteSource(bytes: Self.gif()))
+        var transcoder = Transcoder()
+        transcoder.size = RenderSize(width: 60000, height: 60000)
+        let sink = MemorySink()
+        let encoder = try AnimationEncoders.make(.apng, width: 8, height: 8, plays: 0, options: EncoderOptions(), sink: sink)
+        #expect(throws: AnimatedError.self) { try transcoder.run(try Compositor(decoder: decoder), into: encoder) }
+        #expect(sink.bytes.isEmpty)
+        do { try Transcoder.checkOutput(RenderSize(width: 60000, height: 60000), .default) } catch {
+            #expect(error.kind == .limitExceeded && error.message == "output canvas 60000x60000 exceeds 33554432 pixels")
+        }
+        var roomy = DecodeLimits.default
+        roomy.maxPixels = 1 << 30; roomy.maxDecodedBytes = 1 << 34
+        #expect(throws: Never.self) { try Transcoder.checkOutput(RenderSize(width: 20000, height: 20000), roomy) }
+    }
+
     @Test func samplesAreSpreadOverTheFramesInFileOrder() {
         #expect(Transcoder.samples(of: Array(0..<100), count: 8) == [0, 14, 28, 42, 57, 71, 85, 99])
         #expect(Transcoder.samples(of: Array((0..<100).reversed()), count: 8) == [0, 14, 28, 42, 57, 71, 85, 99])

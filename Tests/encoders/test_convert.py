@@ -172,6 +172,40 @@ def test_range_mode_speed_loop_and_scale(tmp_path):
     assert [f['displayMs'] for f in info['frames']] == pytest.approx(want, abs=0.5)
 
 
+def test_range_to_b_is_taken_as_written_in_the_help(tmp_path):
+    # `--range -B` (and any negative value) was read as an unknown option: "Missing value".
+    out = tmp_path / 'r.gif'
+    p = run('convert', BOUNCE, '-o', str(out), '--range', '-5')
+    assert p.returncode == 0, p.stderr
+    assert '6 frames' in p.stderr
+    p = run('dump', BOUNCE, '-o', str(tmp_path / 'd'), '--range', '-2')
+    assert p.returncode == 0, p.stderr
+    assert sorted(os.listdir(tmp_path / 'd')) == ['frame-0000.ppm', 'frame-0001.ppm', 'frame-0002.ppm']
+    for option, message in (('--quality', '--quality must be 0 to 100, got -1.0'),
+                             ('--loop', '--loop must be 0 (forever) or more, got -1'),
+                             ('--stall-timeout', '--stall-timeout must be 1 to 1000000 seconds, got -1')):
+        p = run('convert', BOUNCE, '-o', str(out), option, '-1')
+        assert p.returncode == 64 and message in p.stderr, p.stderr
+
+
+def test_an_output_size_over_the_limits_is_refused_before_anything_is_made(tmp_path):
+    # --resize 60000x60000 asked for 14 GB a frame (a fatal allocation failure under a memory
+    # limit); the output is held to the decoding limits, which --max-pixels raises.
+    out = tmp_path / 'big.png'
+    import resource
+    # A regression fails fast against 4 GB of address space instead of taking the machine's memory.
+    capped = lambda: resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+    p = run('convert', BOUNCE, '-o', str(out), '--resize', '60000x60000', preexec_fn=capped)
+    assert p.returncode == 4
+    assert p.stderr == (f'animplay: {out}: too large: output canvas 60000x60000 exceeds 33554432 pixels '
+                        '(see --max-pixels, --max-dimension, --max-memory-mb)\n')
+    assert os.listdir(tmp_path) == []
+    p = run('convert', BOUNCE, '-o', str(out), '--scale', '16', '--max-pixels', '1000000')
+    assert p.returncode == 4 and 'output canvas 1536x1536 exceeds 1000000 pixels' in p.stderr
+    p = run('convert', BOUNCE, '-o', str(out), '--resize', '1000x1000', '--max-pixels', '1000000')
+    assert p.returncode == 0, p.stderr
+
+
 @requires('ffmpeg')
 def test_interrupt_leaves_no_output(tmp_path):
     src = tmp_path / 'big.gif'

@@ -9,6 +9,9 @@ public struct Transcoder {
     public var speed: Double = 1
     /// Output size (area-average scaling in linear light); nil keeps the canvas size.
     public var size: RenderSize?
+    /// What the output size may be: it is held to the decoding limits as a canvas is (a
+    /// resize to 60000x60000 asked for 14 GB a frame).
+    public var limits: DecodeLimits = .default
 
     /// A transcoder with no cached state.
     public init() {}
@@ -34,6 +37,14 @@ public struct Transcoder {
         return Array(Set((0..<count).map { indexes[Int((Double($0) * step).rounded())] })).sorted()
     }
 
+    /// Throws `limitExceeded` unless an output of `size` fits `limits` (a canvas, its scaled
+    /// copy and the encoder's working frame).
+    public static func checkOutput(_ size: RenderSize, _ limits: DecodeLimits) throws(AnimatedError) {
+        do { try limits.check(width: size.width, height: size.height) } catch {
+            throw .limitExceeded("output \(error.message)")
+        }
+    }
+
     /// Encodes the composited frames of `compositor` into `encoder` (which must be of the output
     /// size) and finishes it; `progress(done, total)` after each frame.
     public func run(_ compositor: Compositor, into encoder: any AnimationEncoder,
@@ -41,6 +52,7 @@ public struct Transcoder {
         let info = compositor.info
         let indexes = order(frameCount: info.frameCount)
         guard !indexes.isEmpty else { throw .invalid("no frames in the range") }
+        if let size { try Self.checkOutput(size, limits) }
         let scaler = AreaAverageScaler()
         let target = size.map { Canvas(width: $0.width, height: $0.height) }
         func frame(_ i: Int) -> Canvas {

@@ -126,6 +126,29 @@ import Testing
         #expect(pty.modes().c_lflag == before.c_lflag)
     }
 
+    /// A window curses would fill three screens of (a pty may say 65535x65535) is refused
+    /// before curses starts: nothing written, the modes as they were. Resizes to one are held.
+    @Test func aWindowOfAbsurdSizeIsRefusedBeforeCursesStarts() throws {
+        let pty = try PTY()
+        var size = winsize(ws_row: 65535, ws_col: 65535, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(pty.slave, UInt(TIOCSWINSZ), &size)
+        let before = pty.modes()
+        let files = pty.terminal()
+        do {
+            _ = try NcursesScreen(terminal: files)
+            Issue.record("curses started on a 65535x65535 window")
+        } catch {
+            #expect(error.line == "animplay: the terminal's window is 65535x65535 cells, more than animplay draws in (at most 1048576 cells)")
+        }
+        fclose(files.output)
+        #expect(pty.written().isEmpty)
+        #expect(pty.modes().c_lflag == before.c_lflag)
+        #expect(NcursesScreen.heldSize(rows: 65535, columns: 65535) == (256, 4096))
+        #expect(NcursesScreen.heldSize(rows: 540, columns: 1920) == (540, 1920))
+        #expect(NcursesScreen.heldSize(rows: 65535, columns: 16) == (65535, 16))
+        #expect(NcursesScreen.heldSize(rows: 2, columns: 65535) == (2, 65535))   // 131 070 cells: within
+    }
+
     /// The question whether an entry exists (`TerminfoEntry`) loads nothing into curses: its
     /// current entry is the one it had. Here with the suite's other users of curses' state.
     @Test func askingWhetherAnEntryExistsLeavesCursesAsItWas() {

@@ -28,7 +28,10 @@ import Testing
     }
 
     @Test func refusalsNameTheTerminalOrSayTermIsUnset() {
-        #expect(TerminfoEntry.refusal("foo") == "cannot use terminal type 'foo' (no terminfo entry?)")
+        #expect(TerminfoEntry.refusal("foo", exists: { _ in false }) == "cannot use terminal type 'foo' (no terminfo entry?)")
         #expect(TerminfoEntry.refusal("").hasPrefix("TERM is not set"))
+        // The entry is there: curses refused the window (one of 65535x65535 cells it cannot allocate).
+        #expect(TerminfoEntry.refusal("xterm", window: (65535, 65535), exists: { _ in true })
+                == "curses could not start on a 65535x65535 window (terminal type 'xterm')")
     }
 }

@@ -93,15 +93,17 @@ def stty_g(fd):
     return subprocess.run(['stty', '-g'], stdin=fd, capture_output=True, text=True).stdout.strip()
 
 
-def _child_setup():
+def _child_setup(address_space=None):
     """The pty as controlling terminal; no core files from the tests that end animplay with
-    SIGQUIT, SIGSEGV or SIGABRT."""
+    SIGQUIT, SIGSEGV or SIGABRT; the address space capped if asked."""
     fcntl.ioctl(1, termios.TIOCSCTTY, 0)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if address_space is not None:
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
 
 
 def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-256color',
-        colorterm='truecolor', steps=(), exe=None, stdin=None, pixels=(0, 0)):
+        colorterm='truecolor', steps=(), exe=None, stdin=None, pixels=(0, 0), address_space=None):
     """stdin: a file or descriptor for standard input instead of the pty (which stays the
     controlling terminal, /dev/tty). actions: (when, bytes to type | signal number | callable)
     pairs. `when` is seconds counted from the first byte the program writes (its signal
@@ -114,7 +116,10 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     callable(new_output, all_output) -> bool. Tests act on observable states this way rather
     than at wall-clock offsets. A step whose condition never holds runs into `timeout`.
 
-    exe: the program to run instead of the built animplay (an installed copy, a shell)."""
+    exe: the program to run instead of the built animplay (an installed copy, a shell).
+
+    address_space: a cap in bytes on the program's address space (RLIMIT_AS), so that a test of
+    a memory bound fails fast instead of taking the machine's memory when the bound regresses."""
     # SWIFT_BACKTRACE: a debug build links the Swift runtime's backtracer, which would take the
     # fatal signals some tests send after animplay's rescue and wait at its prompt on the pty.
     e = dict(os.environ, TERM=term, LANG='C.UTF-8', SWIFT_BACKTRACE='enable=no')
@@ -130,7 +135,7 @@ def run(args, cols=80, rows=24, env=None, actions=(), timeout=30, term='xterm-25
     t0 = time.monotonic()
     proc = subprocess.Popen([exe or binary()] + list(args), stdin=slave if stdin is None else stdin, stdout=slave,
                             stderr=slave, env=e, start_new_session=True,
-                            preexec_fn=_child_setup)
+                            preexec_fn=_child_setup if address_space is None else lambda: _child_setup(address_space))
     state = State()
     out = state.output
     watched = any(callable(a[0]) for a in actions)

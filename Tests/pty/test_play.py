@@ -430,6 +430,20 @@ def test_a_terminal_this_machine_has_no_terminfo_for_plays_as_xterm_256color(two
     assert b"animplay: TERM is not set: set it to your terminal's type (e.g. xterm-256color)" in r.output.replace(b'\r\n', b'')
 
 
+def test_a_window_of_absurd_size_is_refused_or_held_not_a_memory_sink(two_colour_gif):
+    # curses fills three screens of the window's cells: a pty of 65535x65535 took memory until
+    # the kernel killed animplay (the terminal left raw). At start it is refused in one line;
+    # a resize to it mid-play is held to 2^20 cells and the play goes on. Capped at 4 GB so a
+    # regression fails fast.
+    r = h.run([two_colour_gif, '--loop', '1'], cols=65535, rows=65535, address_space=4 << 30)
+    assert r.status == 1 and r.stty_before == r.stty_after and r.screen.alt_entries == 0
+    assert (b"animplay: the terminal's window is 65535x65535 cells, more than animplay draws in (at most 1048576 cells)"
+            in r.output.replace(b'\r\n', b''))
+    r = h.run([two_colour_gif, '--loop', '0'], address_space=4 << 30,
+              actions=[(0.3, h.resize(65535, 65535)), (1.0, h.resize(100, 30)), (1.6, b'q')])
+    assert r.status == 0 and r.stty_before == r.stty_after
+
+
 @pytest.mark.parametrize('sample', ['bounce.gif', 'orbit.webp', 'pulse.webp', 'spinner.png',
                                     'sheet-8x4.png'])
 def test_samples_play_and_leave_their_last_frame(sample):

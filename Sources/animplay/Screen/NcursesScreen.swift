@@ -68,15 +68,26 @@ final class NcursesScreen {
         tcgetattr(inputFD, &modes)
         shellModes = modes
         use_tioctl(true)   // the kernel's window size wins over stale LINES/COLUMNS variables
+        // curses allocates and fills three screens of the window's cells: a window of 65535x65535
+        // (as a pty may say) took memory until the kernel killed the process, the terminal left
+        // raw. Refused before curses starts; a resize to one is held to `mostCells` (`syncSize`).
+        var r: Int32 = 0, c: Int32 = 0
+        if animplay_window_size(term.outputFD, &r, &c) != 0, Int(r) * Int(c) > Self.mostCells {
+            if ownsInputFile { fclose(inputFile) }
+            throw CLIFailure(message: "the terminal's window is \(c)x\(r) cells, more than animplay draws in (at most \(Self.mostCells) cells)")
+        }
         let started: OpaquePointer?
-        if let type = term.type ?? TerminfoEntry.name() {
+        let type = term.type ?? TerminfoEntry.name()
+        if let type {
             started = type.withCString { newterm($0, term.output, term.input) }
         } else {
             started = newterm(nil, term.output, term.input)
         }
         guard let scr = started else {
             if ownsInputFile { fclose(inputFile) }
-            throw CLIFailure(message: TerminfoEntry.refusal(term.type))
+            var size = winsize()
+            let known = ioctl(term.outputFD, UInt(TIOCGWINSZ), &size) == 0
+            throw CLIFailure(message: TerminfoEntry.refusal(type, window: known ? (Int(size.ws_col), Int(size.ws_row)) : nil))
         }
         screen = scr
         cbreak(); noecho(); nonl()
@@ -157,10 +168,24 @@ final class NcursesScreen {
         return Array(String(cString: s).utf8)
     }
 
+    /// The most cells of a window curses is started on or resized to: 2^20 (an 8K screen in a
+    /// 4x8-pixel font has 1920x540, just under), about 90 MB of curses' screens.
+    static let mostCells = 1 << 20
+
+    /// The window size curses is given for a window of `rows`×`columns` cells: as it is within
+    /// `mostCells`, else its top-left part of at most 4096 columns and `mostCells` cells.
+    static func heldSize(rows: Int, columns: Int) -> (rows: Int, columns: Int) {
+        guard rows * columns > mostCells else { return (rows, columns) }
+        let c = min(columns, 4096)
+        return (min(rows, mostCells / c), c)
+    }
+
     /// Picks up a new terminal size (after SIGWINCH). Returns true when it changed.
     func syncSize() -> Bool {
         var r: Int32 = 0, c: Int32 = 0
         guard animplay_window_size(outputFD, &r, &c) != 0 else { return false }
+        let held = Self.heldSize(rows: Int(r), columns: Int(c))
+        (r, c) = (Int32(held.rows), Int32(held.columns))
         if Int(r) == rows && Int(c) == columns { return false }
         resizeterm(r, c)
         rows = Int(animplay_lines()); columns = Int(animplay_cols())

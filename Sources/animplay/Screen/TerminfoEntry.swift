@@ -43,11 +43,16 @@ enum TerminfoEntry {
 
     private static let warned = Mutex(false)
 
-    /// Why curses could not start with `type` (nil: $TERM's entry).
-    static func refusal(_ type: String?) -> String {
+    /// Why curses could not start with `type` (nil: $TERM's entry) on a terminal whose window
+    /// is `window` (columns, rows) if known. With the entry there, the window is the likely
+    /// cause: curses refuses one it cannot allocate (65535x65535 cells).
+    static func refusal(_ type: String?, window: (Int, Int)? = nil,
+                        exists: (String) -> Bool = { animplay_terminfo_exists($0) != 0 }) -> String {
         let name = type ?? term ?? ""
-        return name.isEmpty ? "TERM is not set: set it to your terminal's type (e.g. xterm-256color)"
-                            : "cannot use terminal type '\(name)' (no terminfo entry?)"
+        if name.isEmpty { return "TERM is not set: set it to your terminal's type (e.g. xterm-256color)" }
+        guard exists(name) else { return "cannot use terminal type '\(name)' (no terminfo entry?)" }
+        let size = window.map { " on a \($0.0)x\($0.1) window" } ?? ""
+        return "curses could not start\(size) (terminal type '\(name)')"
     }
 
     /// The substitute for `term` (nil: use it as it is, or let curses refuse it).

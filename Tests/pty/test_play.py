@@ -431,8 +431,9 @@ def test_a_terminal_this_machine_has_no_terminfo_for_plays_as_xterm_256color(two
 
 
 def test_a_window_of_absurd_size_is_refused_or_held_not_a_memory_sink(two_colour_gif):
-    # curses fills three screens of the window's cells: a pty of 65535x65535 took memory until
-    # the kernel killed animplay (the terminal left raw). At start it is refused in one line;
+    # curses allocates and fills three screens of the window's cells, about 120 GB each for a
+    # pty of 65535x65535 (under this cap curses failed and the message blamed terminfo). At
+    # start it is refused in one line;
     # a resize to it mid-play is held to 2^20 cells and the play goes on. Capped at 4 GB so a
     # regression fails fast.
     r = h.run([two_colour_gif, '--loop', '1'], cols=65535, rows=65535, address_space=4 << 30)

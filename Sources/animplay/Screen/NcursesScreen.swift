@@ -68,9 +68,9 @@ final class NcursesScreen {
         tcgetattr(inputFD, &modes)
         shellModes = modes
         use_tioctl(true)   // the kernel's window size wins over stale LINES/COLUMNS variables
-        // curses allocates and fills three screens of the window's cells: a window of 65535x65535
-        // (as a pty may say) took memory until the kernel killed the process, the terminal left
-        // raw. Refused before curses starts; a resize to one is held to `mostCells` (`syncSize`).
+        // curses allocates and fills three screens of the window's cells, about 120 GB each for
+        // the 65535x65535 a pty may say. Refused before curses starts; a resize to one is held
+        // to `mostCells` (`syncSize`).
         var r: Int32 = 0, c: Int32 = 0
         if animplay_window_size(term.outputFD, &r, &c) != 0, Int(r) * Int(c) > Self.mostCells {
             if ownsInputFile { fclose(inputFile) }

@@ -110,39 +110,36 @@ import Testing
         Self.expectRestored(pty, before: before)
     }
 
-    @Test func unknownTerminalTypeIsAnErrorAndWritesNothing() throws {
-        let pty = try PTY()
+    /// Curses refused on `pty` with `files` in one line, `message`: nothing written, the modes
+    /// as they were.
+    static func expectRefused(_ pty: PTY, _ files: NcursesScreen.Terminal, _ message: String) {
         let before = pty.modes()
-        var files = pty.terminal()
-        files.type = "no-such-terminal"
         do {
             _ = try NcursesScreen(terminal: files)
-            Issue.record("curses started on an unknown terminal type")
+            Issue.record("curses started: expected \(message)")
         } catch {
-            #expect(error.line == "animplay: cannot use terminal type 'no-such-terminal' (no terminfo entry?)")
+            #expect(error.line == message)
         }
         fclose(files.output)
         #expect(pty.written().isEmpty)
         #expect(pty.modes().c_lflag == before.c_lflag)
     }
 
+    @Test func unknownTerminalTypeIsAnErrorAndWritesNothing() throws {
+        let pty = try PTY()
+        var files = pty.terminal()
+        files.type = "no-such-terminal"
+        Self.expectRefused(pty, files, "animplay: cannot use terminal type 'no-such-terminal' (no terminfo entry?)")
+    }
+
     /// A window curses would fill three screens of (a pty may say 65535x65535) is refused
-    /// before curses starts: nothing written, the modes as they were. Resizes to one are held.
+    /// before curses starts. Resizes to one are held.
     @Test func aWindowOfAbsurdSizeIsRefusedBeforeCursesStarts() throws {
         let pty = try PTY()
         var size = winsize(ws_row: 65535, ws_col: 65535, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(pty.slave, UInt(TIOCSWINSZ), &size)
-        let before = pty.modes()
-        let files = pty.terminal()
-        do {
-            _ = try NcursesScreen(terminal: files)
-            Issue.record("curses started on a 65535x65535 window")
-        } catch {
-            #expect(error.line == "animplay: the terminal's window is 65535x65535 cells, more than animplay draws in (at most 1048576 cells)")
-        }
-        fclose(files.output)
-        #expect(pty.written().isEmpty)
-        #expect(pty.modes().c_lflag == before.c_lflag)
+        Self.expectRefused(pty, pty.terminal(),
+                           "animplay: the terminal's window is 65535x65535 cells, more than animplay draws in (at most 1048576 cells)")
         #expect(NcursesScreen.heldSize(rows: 65535, columns: 65535) == (256, 4096))
         #expect(NcursesScreen.heldSize(rows: 540, columns: 1920) == (540, 1920))
         #expect(NcursesScreen.heldSize(rows: 65535, columns: 16) == (65535, 16))

@@ -2,6 +2,17 @@ import Testing
 @testable import AnimatedCore
 
 @Suite struct DecodeLimitsTests {
+    /// Limits raised as far as they go (`--max-pixels` and `--max-dimension` 9223372036854775807,
+    /// or a library's Int.max) met a PNG of 2^31-1 a side: the bytes it needs overflowed, a trap.
+    @Test func limitsAtIntMaxNeverOverflow() {
+        let open = DecodeLimits(maxDimension: .max, maxPixels: .max, maxFrames: .max, maxDecodedBytes: .max)
+        #expect(throws: AnimatedError.limitExceeded("canvas 2147483647x2147483647 needs more bytes than a count holds, limit 8796093022208 MiB")) {
+            try open.check(width: 2_147_483_647, height: 2_147_483_647)
+        }
+        #expect(throws: Never.self) { try open.check(width: 65535, height: 65535) }
+        #expect(DecodeLimits.size(.max) == "8796093022208 MiB" && DecodeLimits.size((1 << 20) + 1) == "2 MiB")
+    }
+
     /// A canvas under a MiB is measured in KiB, rounded up: never "needs 0 MiB, limit 0 MiB".
     @Test func memoryMessagesNeverRoundToZero() {
         let small = DecodeLimits(maxDimension: 1000, maxPixels: 1 << 20, maxFrames: 10, maxDecodedBytes: 100 << 10)

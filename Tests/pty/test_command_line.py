@@ -62,3 +62,20 @@ def test_convert_draws_its_progress_bar_on_a_terminal_and_erases_it(tmp_path):
     assert b'\r[' in r.output and b'20/20 frames' in r.output and b'\\x0D' not in r.output
     shown = [l.rstrip() for l in r.screen.display if l.strip()]
     assert len(shown) == 1 and shown[0].startswith(f'{out}: 20 frames, 96x96, 4233 B -> {out.stat().st_size} B, ')
+
+
+def test_limits_raised_as_far_as_they_go_still_refuse_in_one_line(tmp_path):
+    # A PNG declaring 2^31-1 pixels a side, with --max-pixels and --max-dimension at
+    # 9223372036854775807: the bytes it needs overflowed, and animplay died of SIGILL.
+    import struct, zlib
+    def chunk(kind, data):
+        return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xffffffff)
+    png = tmp_path / 'huge.png'
+    png.write_bytes(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 2**31 - 1, 2**31 - 1, 8, 6, 0, 0, 0))
+                    + chunk(b'IDAT', zlib.compress(b'\0' * 10)) + chunk(b'IEND', b''))
+    most = str(2**63 - 1)
+    p = subprocess.run([h.binary(), 'info', str(png), '--max-pixels', most, '--max-dimension', most],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 4
+    assert p.stderr == (f'animplay: {png}: too large: canvas 2147483647x2147483647 needs more bytes than a count '
+                        'holds, limit 512 MiB\n')

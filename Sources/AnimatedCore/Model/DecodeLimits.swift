@@ -34,15 +34,19 @@ public struct DecodeLimits: Sendable, Equatable {
         guard !o1, pixels <= maxPixels else {
             throw .limitExceeded("canvas \(width)x\(height) exceeds \(maxPixels) pixels")
         }
-        let bytes = pixels * 4 * workingCopies
-        guard bytes <= maxDecodedBytes else {
-            throw .limitExceeded("canvas \(width)x\(height) needs \(Self.size(bytes)), limit \(Self.size(maxDecodedBytes))")
+        // Overflow-proof: with the limits raised to Int.max, a PNG of 2^31-1 a side made the
+        // product trap (Int.max bytes is as far as any count goes).
+        let (bytes, o2) = pixels.multipliedReportingOverflow(by: 4 * max(1, workingCopies))
+        guard !o2, bytes <= maxDecodedBytes else {
+            throw .limitExceeded("canvas \(width)x\(height) needs \(o2 ? "more bytes than a count holds" : Self.size(bytes)), limit \(Self.size(maxDecodedBytes))")
         }
     }
 
     /// "36 KiB", "12 MiB": rounded up, in KiB below a MiB (a small canvas never "needs 0 MiB").
     static func size(_ bytes: Int) -> String {
-        bytes < 1 << 20 ? "\((bytes + 1023) >> 10) KiB" : "\((bytes + (1 << 20) - 1) >> 20) MiB"
+        // Rounded up without adding first: a limit may be as large as Int.max.
+        let up = { (unit: Int) in bytes / unit + (bytes % unit == 0 ? 0 : 1) }
+        return bytes < 1 << 20 ? "\(up(1 << 10)) KiB" : "\(up(1 << 20)) MiB"
     }
 }
 

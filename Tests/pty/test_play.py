@@ -424,7 +424,8 @@ def test_a_terminal_this_machine_has_no_terminfo_for_plays_as_xterm_256color(two
     env = dict(os.environ, TERM='xterm-animplay-test-nowhere'); env.pop('COLORTERM', None)
     p = subprocess.run([h.binary(), two_colour_gif, '--frame', '0', '--size', '8x4'], capture_output=True, env=env)
     assert p.returncode == 0 and p.stderr == b'' and b'48;5;' in p.stdout
-    # dumb says the terminal cannot do it, and no TERM says nothing: refused as before, in one line.
+    # No TERM says nothing: refused in one line that says so (dumb is refused as before, by
+    # test_terminal_without_colours_or_cursor_save_fails_cleanly).
     r = h.run([two_colour_gif, '--loop', '1'], term='', colorterm=None)
     assert r.status == 1 and r.screen.alt_entries == 0 and r.stty_before == r.stty_after
     assert b"animplay: TERM is not set: set it to your terminal's type (e.g. xterm-256color)" in r.output.replace(b'\r\n', b'')
@@ -433,9 +434,8 @@ def test_a_terminal_this_machine_has_no_terminfo_for_plays_as_xterm_256color(two
 def test_a_window_of_absurd_size_is_refused_or_held_not_a_memory_sink(two_colour_gif):
     # curses allocates and fills three screens of the window's cells, about 120 GB each for a
     # pty of 65535x65535 (under this cap curses failed and the message blamed terminfo). At
-    # start it is refused in one line;
-    # a resize to it mid-play is held to 2^20 cells and the play goes on. Capped at 4 GB so a
-    # regression fails fast.
+    # start it is refused in one line; a resize to it mid-play is held to 2^20 cells and the
+    # play goes on. Capped at 4 GB so that a regression fails fast.
     r = h.run([two_colour_gif, '--loop', '1'], cols=65535, rows=65535, address_space=4 << 30)
     assert r.status == 1 and r.stty_before == r.stty_after and r.screen.alt_entries == 0
     assert (b"animplay: the terminal's window is 65535x65535 cells, more than animplay draws in (at most 1048576 cells)"

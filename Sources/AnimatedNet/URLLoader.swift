@@ -121,6 +121,7 @@ public enum URLLoader {
     /// `RequestOptions`); a request carrying credentials neither reads nor fills the cache.
     public static func open(_ url: String, options: DecodeOptions = DecodeOptions(),
                             loading: URLLoadOptions) throws(AnimatedError) -> OpenedURL {
+        let url = URLText.requestForm(url)   // as a browser sends it, and as the cache keys it
         if let problem = loading.download.request.problem() { throw .network("request options: \(problem)") }
         let cache = loading.download.request.carriesCredentials ? nil : loading.cache
         let progressive = loading.progressive

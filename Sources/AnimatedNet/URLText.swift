@@ -13,4 +13,25 @@ package enum URLText {
               let colon = b[start..<at].firstIndex(of: 0x3A) else { return url }
         return String(decoding: b[..<colon] + Array(":***".utf8) + b[at...], as: UTF8.self)
     }
+
+    /// `url` as a browser requests it: after the host, a space, a control character, `"`, `<`,
+    /// `>`, a backtick and every non-ASCII byte percent-encoded (UTF-8), as Chromium does; the
+    /// scheme and host as they are (a host is not percent-encoded), `%` left alone (already
+    /// encoded). libcurl refused a pasted `https://host/my file.gif` as malformed.
+    package static func requestForm(_ url: String) -> String {
+        let b = Array(url.utf8)
+        var start: Int?
+        for i in 0..<max(0, b.count - 2) where b[i] == 0x3A && b[i + 1] == 0x2F && b[i + 2] == 0x2F { start = i + 3; break }
+        guard let start else { return url }
+        var path = start
+        while path < b.count && b[path] != 0x2F && b[path] != 0x3F && b[path] != 0x23 { path += 1 }   // / ? #
+        let encoded: (UInt8) -> Bool = { $0 <= 0x20 || $0 >= 0x7F || $0 == 0x22 || $0 == 0x3C || $0 == 0x3E || $0 == 0x60 }
+        guard b[path...].contains(where: encoded) else { return url }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out = Array(b[..<path])
+        for c in b[path...] {
+            if encoded(c) { out += [0x25, hex[Int(c >> 4)], hex[Int(c & 15)]] } else { out.append(c) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 }

@@ -93,7 +93,7 @@ struct CacheRemove: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let cache = try Cache.open()
-            guard let removed = cache.remove(url) else { throw Cache.locked(cache) }
+            guard let removed = cache.remove(URLText.requestForm(url)) else { throw Cache.locked(cache) }
             guard removed else { throw CLIFailure(file: url, message: "not in the cache", code: 1) }
             StandardOutput.write("removed \(URLText.masked(url))\n")
         }

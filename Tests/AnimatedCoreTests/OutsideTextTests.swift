@@ -26,6 +26,19 @@ import Glibc
         #expect(URLText.masked("not a url") == "not a url")
     }
 
+    /// What libcurl is given: as a browser sends it (spaces and non-ASCII after the host
+    /// percent-encoded), the scheme, user information and host as they are.
+    @Test func urlsAreRequestedAsBrowsersSendThem() {
+        #expect(URLText.requestForm("https://h/my file.gif") == "https://h/my%20file.gif")
+        #expect(URLText.requestForm("http://h/caf\u{e9}.gif?q=a b#x y") == "http://h/caf%C3%A9.gif?q=a%20b#x%20y")
+        #expect(URLText.requestForm("http://h/a%20b.gif") == "http://h/a%20b.gif")   // already encoded
+        #expect(URLText.requestForm("http://h/<a>\"b\"`\u{7}") == "http://h/%3Ca%3E%22b%22%60%07")
+        #expect(URLText.requestForm("http://u:p w@b\u{fc}cher.example/x") == "http://u:p w@b\u{fc}cher.example/x")
+        #expect(URLText.requestForm("http://h?x y") == "http://h?x%20y")
+        #expect(URLText.requestForm("https://h/plain.gif") == "https://h/plain.gif")
+        #expect(URLText.requestForm("not a url") == "not a url")
+    }
+
     @Test func deltaSecondsSaturateAndFreshnessCannotOverflow() {
         #expect(CacheMetadata.deltaSeconds("60") == 60)
         #expect(CacheMetadata.deltaSeconds("9223372036854775807") == CacheMetadata.maxSeconds)

@@ -1,7 +1,7 @@
 """A small HTTP/1.1 server for the URL tests, on 127.0.0.1 with a port the OS chooses.
 
 Routes (query parameters in brackets):
-  /f/NAME [rate=B/s] [chunked=1] [drop=N] [gate=1] [gzip=1] [maxage=S] [nostore=1]
+  /f/NAME (percent-decoded) [rate=B/s] [chunked=1] [drop=N] [gate=1] [gzip=1] [maxage=S] [nostore=1]
          [mustrevalidate=1] [smaxage=S] [expires=S from now, or a literal] [vary=V] [type=T]
       a file from the server's directory; rate limits the body; drop closes the connection
       after N body bytes; gate pauses after the first half of the body until `release()`.
@@ -22,7 +22,7 @@ With `hold_200` set, a file's body stops after its first 16 bytes until the serv
 """
 import email.utils, gzip, hashlib, os, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import urlparse, parse_qs
+from urllib.parse import urlparse, parse_qs, unquote
 
 
 class Server:
@@ -167,7 +167,7 @@ class Server:
         h.wfile.write(body)
 
     def _file(self, h, name, q):
-        path = os.path.join(self.root, name)
+        path = os.path.join(self.root, unquote(name))   # as a file server decodes %20
         if not os.path.isfile(path):
             return self._simple(h, 404, b'no such file\n', {'Content-Type': 'text/plain'})
         if 'need' in q:

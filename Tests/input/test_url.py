@@ -181,3 +181,23 @@ def test_quit_while_downloading_restores_the_terminal(server):
     assert sent == [0]
     assert res.status == 0 and res.stty_after == res.stty_before
     assert res.screen.alt_entries == 1
+
+
+def test_a_pasted_url_with_spaces_is_requested_as_a_browser_requests_it(server, root, tmp_path):
+    # `https://host/my file.gif` (as an address bar shows it) was refused by libcurl as a
+    # malformed URL. A space, controls, "<>` and non-ASCII bytes after the host are
+    # percent-encoded, as Chromium sends them; the cache keys the encoded form, so the two
+    # spellings are one entry.
+    for name in ('my file.gif', 'café.gif'):
+        shutil.copy(os.path.join(root, 'two.gif'), os.path.join(root, name))
+    r = run(['info', server.url('/f/my file.gif')])
+    assert r.returncode == 0, r.stderr
+    assert server.requests[-1]['path'] == '/f/my%20file.gif'
+    r = run(['info', server.url('/f/caf\u00e9.gif')])
+    assert r.returncode == 0 and server.requests[-1]['path'] == '/f/caf%C3%A9.gif', r.stderr
+    r = run(['info', server.url('/f/my%20file.gif')])
+    assert r.returncode == 0
+    listed = run(['cache', 'info']).stdout.decode()
+    assert listed.count('/f/my%20file.gif') == 1 and '/f/my file.gif' not in listed   # one entry
+    r = run(['cache', 'remove', server.url('/f/my file.gif')])
+    assert r.returncode == 0 and b'removed' in r.stdout

@@ -63,6 +63,13 @@ def test_cache_info_and_clear(server, env):
     assert entries(env) == []
 
 
+def test_cache_remove_never_prints_a_password(env):
+    # A URL's password shows as *** in every message (CLIFailure.line masks it), here too.
+    r = run(['cache', 'remove', 'http://user:s3cret@127.0.0.1:1/x.gif'], env)
+    assert r.returncode == 1
+    assert r.stderr == b'animplay: http://user:***@127.0.0.1:1/x.gif: not in the cache\n'
+
+
 @pytest.mark.parametrize('damage', ['flip', 'truncate', 'garbage'])
 def test_damaged_entry_is_fetched_again(server, env, damage):
     url = server.url('/f/two.gif?maxage=600')

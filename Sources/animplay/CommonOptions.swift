@@ -247,7 +247,11 @@ struct SourceOptions: ParsableArguments {
                 layout = .atlas(atlas, tag: tag)
             }
             let spec = SpriteSheetSpec(layout: layout, frameLimit: frames, delayMs: delayMs)
-            return OpenedInput(try SpriteSheetDecoder(path: first, spec: spec, options: options))
+            // The sheet comes from wherever an image may (standard input, a FIFO, a URL): `cat
+            // sheet.png | animplay - --sprite 8x4` said "-: No such file or directory".
+            var sheet = try InputSource.open(first, options: options, network: network, progressive: false)
+            sheet.decoder = try SpriteSheetDecoder(sheet: sheet.decoder, spec: spec, options: options)
+            return sheet
         } catch let failure as CLIFailure {
             throw failure
         } catch {

@@ -34,6 +34,28 @@ def test_info_from_process_substitution(gif):
     assert b'/dev/fd/' in r.stdout and b'frames    2' in r.stdout
 
 
+def test_sprite_sheets_and_atlases_come_from_streams_too():
+    # `cat sheet.png | animplay - --sprite 8x4` said "-: No such file or directory", and
+    # `--atlas <(jq ...)` "not a regular file": a sheet and its atlas are read from a pipe,
+    # /dev/stdin or process substitution as images are.
+    samples = os.path.join(h.ROOT, 'samples')
+    sheet, walk, atlas = (os.path.join(samples, n) for n in ('sheet-8x4.png', 'walk-sheet.png', 'walk-sheet.json'))
+    alone = run(['info', '--json', sheet, '--sprite', '8x4']).stdout
+    for args in (['info', '--json', '-', '--sprite', '8x4'], ['info', '--json', '/dev/stdin', '--sprite', '8x4']):
+        r = run(args, input=open(sheet, 'rb').read())
+        assert r.returncode == 0, (args, r.stderr)
+        assert r.stdout.replace(b'"file":"<stdin>"', b'').replace(b'"file":"/dev/stdin"', b'') == \
+            alone.replace(f'"file":"{sheet}"'.encode(), b'')
+    r = subprocess.run(['bash', '-c', f'{h.binary()} info <(cat {walk}) --atlas <(cat {atlas}) --tag walk'],
+                       capture_output=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    assert b'format    sprite-sheet' in r.stdout and b'frames    8' in r.stdout
+    # The limit holds for a stream: one byte past 32 MiB is refused, not read on.
+    r = subprocess.run(['bash', '-c', f'{h.binary()} info {walk} --atlas <(head -c 40000000 /dev/zero)'],
+                       capture_output=True, timeout=60)
+    assert r.returncode == 4 and b'too large: atlas of more than 33554432 bytes' in r.stderr
+
+
 def test_dump_from_pipe(gif):
     out = os.path.join(TMP, 'dump')
     r = run(['dump', '-', '-o', out], input=open(gif, 'rb').read())

@@ -201,3 +201,11 @@ def test_a_pasted_url_with_spaces_is_requested_as_a_browser_requests_it(server, 
     assert listed.count('/f/my%20file.gif') == 1 and '/f/my file.gif' not in listed   # one entry
     r = run(['cache', 'remove', server.url('/f/my file.gif')])
     assert r.returncode == 0 and b'removed' in r.stdout
+
+
+def test_a_sprite_sheet_from_a_url(server, root):
+    # A sheet was opened by path only: a URL's failed with "No such file or directory".
+    shutil.copy(os.path.join(os.path.dirname(__file__), '..', '..', 'samples', 'sheet-8x4.png'), root)
+    r = run(['info', server.url('/f/sheet-8x4.png'), '--sprite', '8x4'])
+    assert r.returncode == 0, r.stderr
+    assert b'format    sprite-sheet' in r.stdout and b'frames    32' in r.stdout

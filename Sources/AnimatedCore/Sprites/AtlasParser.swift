@@ -57,8 +57,16 @@ public enum AtlasParser {
                            imageName: imageName)
     }
 
-    /// Reads and parses an atlas file (size checked before reading).
+    /// Reads and parses an atlas file (size checked before reading). A FIFO, process
+    /// substitution or device is read as a stream, as images are (`--atlas <(jq … atlas.json)`
+    /// was refused as "not a regular file"), to its end or one byte past the limit.
     public static func load(path: String) throws(AnimatedError) -> SpriteAtlas {
+        if let spool = try SpoolReader.openStream(path: path, maxBytes: maxBytes + 1) {
+            let p = spool.waitUntilFinished()
+            guard p.count <= maxBytes else { throw .limitExceeded("atlas of more than \(maxBytes) bytes") }
+            if let failure = p.failure { throw .unreadable(failure) }
+            return try parse(ByteSource(spool: spool).allBytes())
+        }
         let src = try ByteSource(path: path)
         guard src.count <= maxBytes else {
             throw .limitExceeded("atlas of \(src.count) bytes exceeds \(maxBytes) bytes")

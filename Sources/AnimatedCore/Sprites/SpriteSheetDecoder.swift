@@ -23,7 +23,12 @@ package final class SpriteSheetDecoder: AnimationDecoder {
 
     /// Opens the sheet at `path` (a still PNG, GIF or WebP) reading only its headers.
     package convenience init(path: String, spec: SpriteSheetSpec, options: DecodeOptions = DecodeOptions()) throws(AnimatedError) {
-        let decoder = try AnimationLoader.open(path: path, options: options)
+        try self.init(sheet: AnimationLoader.open(path: path, options: options), spec: spec, options: options)
+    }
+
+    /// The sheet an opened decoder reads (headers read only): from a file, a stream or a URL.
+    package convenience init(sheet decoder: any AnimationDecoder, spec: SpriteSheetSpec,
+                             options: DecodeOptions = DecodeOptions()) throws(AnimatedError) {
         let sheetInfo = decoder.info
         let layout = try spec.resolve(sheetWidth: sheetInfo.width, sheetHeight: sheetInfo.height, limits: options.limits)
         var warnings = sheetInfo.warnings.map { "sheet: " + $0 }

@@ -456,9 +456,8 @@ struct Play: ParsableCommand {
         // scrolls nor clears it with the pane's text (the alternate screen prints its last
         // frame as cells for the same reason): inline plays in cells there.
         if plan.terminal?.tmuxPassthrough == true { plan = .cells(symbolOptions.symbols) }
-        guard animplay_setupterm(TerminfoEntry.name(), 1) != 0 else {
-            throw CLIFailure(message: TerminfoEntry.refusal(nil))
-        }
+        let loaded = TerminfoEntry.start { animplay_setupterm($0, 1) != 0 ? () : nil }
+        if case .failure(let failed) = loaded { throw CLIFailure(message: TerminfoEntry.refusal(failed.type)) }
         var facts = TerminalColorFacts(
             colors: Int(animplay_tigetnum("colors")), pairs: Int(animplay_tigetnum("pairs")), hasRGB: animplay_has_rgb() != 0,
             colortermTruecolor: TerminalColorFacts.colortermSaysTruecolor(getenv("COLORTERM").map { String(cString: $0) }),
@@ -670,9 +669,8 @@ struct Play: ParsableCommand {
         var cells = OutputPlan.CellSettings(mode: .truecolor)
         if !plan.isPixels {
             // A previewer's pipe gets no warning line: it would show in every preview.
-            guard animplay_setupterm(TerminfoEntry.name(warn: toTerminal), 1) != 0 else {
-                throw CLIFailure(message: TerminfoEntry.refusal(nil))
-            }
+            let loaded = TerminfoEntry.start(warn: toTerminal) { animplay_setupterm($0, 1) != 0 ? () : nil }
+            if case .failure(let failed) = loaded { throw CLIFailure(message: TerminfoEntry.refusal(failed.type)) }
             var facts = TerminalColorFacts(
                 colors: Int(animplay_tigetnum("colors")), pairs: Int(animplay_tigetnum("pairs")),
                 hasRGB: animplay_has_rgb() != 0,
@@ -738,7 +736,7 @@ extension Play {
         return "--size must look like WxH in cells (e.g. 80x24), got '\(s)'"
     }
 
-    static var termName: String { getenv("TERM").map { String(cString: $0) } ?? "(unset)" }
+    static var termName: String { TerminfoEntry.term ?? "(unset)" }
 }
 
 extension PlaybackMode: ExpressibleByArgument {}

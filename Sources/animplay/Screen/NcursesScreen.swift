@@ -72,24 +72,20 @@ final class NcursesScreen {
         // the 65535x65535 a pty may say. Refused before curses starts; a resize to one is held
         // to `mostCells` (`syncSize`).
         var r: Int32 = 0, c: Int32 = 0
-        if animplay_window_size(term.outputFD, &r, &c) != 0, Int(r) * Int(c) > Self.mostCells {
+        let known = animplay_window_size(term.outputFD, &r, &c) != 0
+        if known, Int(r) * Int(c) > Self.mostCells {
             if ownsInputFile { fclose(inputFile) }
             throw CLIFailure(message: "the terminal's window is \(c)x\(r) cells, more than animplay draws in (at most \(Self.mostCells) cells)")
         }
-        let started: OpaquePointer?
-        let type = term.type ?? TerminfoEntry.name()
-        if let type {
-            started = type.withCString { newterm($0, term.output, term.input) }
-        } else {
-            started = newterm(nil, term.output, term.input)
+        let started = TerminfoEntry.start(term.type) { type -> OpaquePointer? in
+            type.map { $0.withCString { newterm($0, term.output, term.input) } } ?? newterm(nil, term.output, term.input)
         }
-        guard let scr = started else {
+        switch started {
+        case .success(let scr): screen = scr
+        case .failure(let failed):
             if ownsInputFile { fclose(inputFile) }
-            var size = winsize()
-            let known = ioctl(term.outputFD, UInt(TIOCGWINSZ), &size) == 0
-            throw CLIFailure(message: TerminfoEntry.refusal(type, window: known ? (Int(size.ws_col), Int(size.ws_row)) : nil))
+            throw CLIFailure(message: TerminfoEntry.refusal(failed.type, window: known ? (Int(c), Int(r)) : nil))
         }
-        screen = scr
         cbreak(); noecho(); nonl()
         Self.stopOutputProcessing(outputFD)
         let std = animplay_stdscr()
@@ -102,7 +98,7 @@ final class NcursesScreen {
         guard std != nil, let window = makeInputWindow() else {
             // Curses is active (alternate screen, hidden cursor, no echo): undo all of it.
             endwin()
-            delscreen(scr)
+            delscreen(screen)
             if ownsInputFile { fclose(inputFile) }
             throw CLIFailure(message: "cannot start the screen: curses could not create a window (out of memory)")
         }

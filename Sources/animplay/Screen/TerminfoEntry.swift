@@ -1,5 +1,4 @@
 import CNcurses
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,6 +14,9 @@ import Glibc
 /// (alternate screen, cursor, keys, colours), so xterm-256color's entry serves, with one warning
 /// line. `dumb`, and an unset or empty TERM, get no substitute: they say the terminal cannot do
 /// this (or nobody said what it is).
+///
+/// $TERM's entry is tried first and the machine asked only when it fails: asking up front
+/// loaded an entry (about 0.1 ms) on every start for the rare terminal that needs it.
 enum TerminfoEntry {
     /// The substitute for a missing entry.
     static let fallback = "xterm-256color"
@@ -22,26 +24,27 @@ enum TerminfoEntry {
     /// $TERM as set (nil: unset).
     static var term: String? { getenv("TERM").map { String(cString: $0) } }
 
-    /// The entry to start curses with: nil for $TERM's own, else the fallback's name. The
-    /// first call that substitutes writes the warning line (stderr, before the screen is up)
-    /// unless `warn` is false.
-    static func name(warn: Bool = true) -> String? {
-        guard let substitute = decision else { return nil }
-        let first = warn && warned.withLock { w -> Bool in
-            defer { w = true }
-            return !w
+    /// `body` run with `type` when given, else with nil ($TERM's entry) and, when that fails
+    /// and this machine has no entry for $TERM, once more with the fallback's name, after the
+    /// warning line (stderr, before the screen is up) unless `warn` is false. The result, or
+    /// nil with the name of the entry last tried (nil: $TERM's) for `refusal`.
+    static func start<T>(_ type: String? = nil, warn: Bool = true,
+                         _ body: (String?) -> T?) -> Result<T, Failure> {
+        if let type { return body(type).map { .success($0) } ?? .failure(Failure(type: type)) }
+        if let started = body(nil) { return .success(started) }
+        guard let substitute = substitute(for: term, exists: { animplay_terminfo_exists($0) != 0 }) else {
+            return .failure(Failure(type: nil))
         }
-        if first {
+        if warn {
             StandardError.line("animplay: warning: this machine has no terminfo entry for TERM '\(term ?? "")'; using \(substitute)'s (install the terminal's entry, e.g. Debian's ncurses-term or kitty-terminfo, to use its own)")
         }
-        return substitute
+        return body(substitute).map { .success($0) } ?? .failure(Failure(type: substitute))
     }
 
-    /// Decided once: the fallback when $TERM names an entry this machine lacks and the
-    /// fallback's is here.
-    private static let decision: String? = substitute(for: term, exists: { animplay_terminfo_exists($0) != 0 })
-
-    private static let warned = Mutex(false)
+    /// The entry that could not be started (nil: $TERM's).
+    struct Failure: Error {
+        let type: String?
+    }
 
     /// Why curses could not start with `type` (nil: $TERM's entry) on a terminal whose window
     /// is `window` (columns, rows) if known. With the entry there, the window is the likely

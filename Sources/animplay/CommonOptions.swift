@@ -166,9 +166,10 @@ struct SourceOptions: ParsableArguments {
         return opened
     }
 
-    /// One warning line if a stream ended with an error after some bytes (they are shown).
-    func warnIfEndedEarly(_ spool: SpoolBuffer?) {
-        if let note = InputSource.earlyEnd(spool) { StandardError.line("animplay: \(displayName): warning: \(note)") }
+    /// One warning line if a stream ended with an error after some bytes (they are shown);
+    /// `name`: the input's as messages show it (default: the source's).
+    func warnIfEndedEarly(_ spool: SpoolBuffer?, name: String? = nil) {
+        if let note = InputSource.earlyEnd(spool) { StandardError.line("animplay: \(name ?? displayName): warning: \(note)") }
     }
 
     /// After playing a cached copy revalidated in the background: one line if the server has
@@ -276,13 +277,18 @@ struct SourceOptions: ParsableArguments {
             return try InputSource.open(name, options: retimed(decode.decodeOptions, decode), network: network, progressive: progressive,
                                         watch: watch)
         } catch {
-            throw CLIFailure(file: name == InputSource.stdinName ? "<stdin>" : URLText.masked(name), error: error)
+            throw CLIFailure(file: Self.shown(name), error: error)
         }
+    }
+
+    /// One input as messages name it: `<stdin>` for `-`, a URL with its password masked.
+    static func shown(_ name: String) -> String {
+        name == InputSource.stdinName ? "<stdin>" : URLText.masked(name)
     }
 
     /// The source in messages (a URL's password masked: `URLText`).
     var displayName: String {
-        files.count == 1 ? (files[0] == InputSource.stdinName ? "<stdin>" : URLText.masked(files[0]))
+        files.count == 1 ? Self.shown(files[0])
                          : "\(files[0]) ... \(files[files.count - 1]) (\(files.count) files)"
     }
 }

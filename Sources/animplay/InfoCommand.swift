@@ -49,8 +49,8 @@ struct Info: ParsableCommand {
         for (i, name) in files.enumerated() {
             do throws(CLIFailure) {
                 let opened = try source.openOne(name, decodeOptions, progressive: false)
-                let shown = name == InputSource.stdinName ? "<stdin>" : URLText.masked(name)
-                if let note = InputSource.earlyEnd(opened.spool) { StandardError.line("animplay: \(shown): warning: \(note)") }
+                let shown = SourceOptions.shown(name)
+                source.warnIfEndedEarly(opened.spool, name: shown)
                 if i > 0 && !json { StandardOutput.write("\n") }
                 try describe(opened.decoder, name: shown)
             } catch {

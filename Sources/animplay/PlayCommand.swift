@@ -522,10 +522,9 @@ struct Play: ParsableCommand {
         // Every tile needs a cell at least: a grid wider or taller than the terminal would play
         // its last tiles off the screen (they were clipped, their files decoded for nothing).
         let report = terminal.probe.report
-        let reserved = (status ? 1 : 0) + (plan.needsSpareRow && !status ? 1 : 0)
-        if report.windowColumns > 0 && report.windowRows > 0
-            && (columns > report.windowColumns || rows > report.windowRows - reserved) {
-            throw CLIFailure(message: "--grid \(columns)x\(rows) does not fit this \(report.windowColumns)x\(report.windowRows) terminal: every tile needs a cell at least (at most \(report.windowColumns)x\(max(1, report.windowRows - reserved)) here)", code: 64)
+        let usable = GridLoop.pictureRows(report.windowRows, showStatus: status, spareRow: plan.needsSpareRow)
+        if report.windowColumns > 0 && report.windowRows > 0 && (columns > report.windowColumns || rows > usable) {
+            throw CLIFailure(message: "--grid \(columns)x\(rows) does not fit this \(report.windowColumns)x\(report.windowRows) terminal: every tile needs a cell at least (at most \(report.windowColumns)x\(max(1, usable)) here)", code: 64)
         }
         // Tiles are prepared as plain RGBA; the output's own preparer encodes the whole picture.
         var players: [(Player, String)] = []

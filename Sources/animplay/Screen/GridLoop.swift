@@ -81,8 +81,14 @@ final class GridLoop {
     /// The box for the picture: the screen less the status line (and the spare row), within
     /// `maxPicture` (`pictureBox`).
     private var box: (rows: Int, columns: Int, row: Int, column: Int) {
-        Self.pictureBox(rows: max(1, screen.rows - (showStatus ? 1 : 0) - (spareRow && !showStatus ? 1 : 0)),
+        Self.pictureBox(rows: max(1, Self.pictureRows(screen.rows, showStatus: showStatus, spareRow: spareRow)),
                         columns: max(1, screen.columns), cell: output.cell, maxPicture: maxPicture)
+    }
+
+    /// The rows of a screen `rows` tall the picture may use: less the status line, or the
+    /// spare row an inline image output keeps when no status line is shown.
+    static func pictureRows(_ rows: Int, showStatus: Bool, spareRow: Bool) -> Int {
+        rows - (showStatus ? 1 : 0) - (spareRow && !showStatus ? 1 : 0)
     }
 
     /// The grid's picture in a box of `rows` × `columns` cells: the whole box, or the most whole

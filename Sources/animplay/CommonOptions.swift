@@ -24,13 +24,23 @@ struct DecodeOptionGroup: ParsableArguments {
         if maxPixels < 1 { throw ValidationError("--max-pixels must be 1 or more, got \(maxPixels)") }
         if maxDimension < 1 { throw ValidationError("--max-dimension must be 1 or more, got \(maxDimension)") }
         try checkMegabytes(maxMemoryMb, "--max-memory-mb")
+        // Said once, here: a value past what the process can get is held to its ceiling.
+        let ceiling = MemoryCeiling.current
+        if maxMemoryMb != DecodeLimits.default.maxDecodedBytes >> 20 && maxMemoryMb << 20 > ceiling.bytes {
+            StandardError.line("animplay: warning: --max-memory-mb \(maxMemoryMb) is more than this process can use: "
+                + "decoding is held to \(ceiling.bytes >> 20) MiB, half of \(ceiling.source)")
+        }
     }
+
+    /// `--max-memory-mb` in bytes, held to the process's `MemoryCeiling` (past it, a canvas's
+    /// allocation would fail, which is fatal, rather than be refused in one line).
+    var memoryBytes: Int { min(maxMemoryMb << 20, MemoryCeiling.current.bytes) }
 
     var decodeOptions: DecodeOptions {
         var limits = DecodeLimits.default
         limits.maxPixels = maxPixels
         limits.maxDimension = maxDimension
-        limits.maxDecodedBytes = maxMemoryMb << 20
+        limits.maxDecodedBytes = memoryBytes
         return DecodeOptions(limits: limits, timing: TimingPolicy(browserMinimumDelay: !rawDelays))
     }
 }

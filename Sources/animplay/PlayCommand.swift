@@ -450,7 +450,7 @@ struct Play: ParsableCommand {
         let report = probe?.report ?? TerminalReport()
         let background = request.resolve(report).mode
         var plan = try wantsPixels
-            ? graphicsOptions.plan(report, symbols: symbolOptions.symbols, memoryBytes: decodeOptions.maxMemoryMb << 20)
+            ? graphicsOptions.plan(report, symbols: symbolOptions.symbols, memoryBytes: decodeOptions.memoryBytes)
             : .cells(symbolOptions.symbols)
         // Inside tmux an image passed through lands on the outer terminal, where tmux neither
         // scrolls nor clears it with the pane's text (the alternate screen prints its last
@@ -659,7 +659,7 @@ struct Play: ParsableCommand {
         }
         let probed = toTerminal && !graphicsOptions.wantsCells ? probeTerminal() : nil
         var plan = try probed.map { (p) throws(CLIFailure) in
-            try graphicsOptions.plan(p, symbols: symbolOptions.symbols, memoryBytes: decodeOptions.maxMemoryMb << 20)
+            try graphicsOptions.plan(p, symbols: symbolOptions.symbols, memoryBytes: decodeOptions.memoryBytes)
         } ?? .cells(symbolOptions.symbols)
         // Inside tmux a kitty image would stay on kitty's screen whatever tmux does with the
         // pane: the still is printed as cells, which tmux scrolls like text.

@@ -25,3 +25,22 @@ import Testing
         }
     }
 }
+
+/// The ceiling the CLI holds `--max-memory-mb` to: half the least bound, in whole MiB.
+@Suite struct MemoryCeilingTests {
+    @Test func theLeastBoundSetsItHalvedToWholeMiB() {
+        let gib = 1 << 30
+        let space = MemoryCeiling.from(physical: 24 * gib, addressSpace: 4 * gib, data: nil, cgroup: 8 * gib)
+        #expect(space == MemoryCeiling(bytes: 2 * gib, source: "the address-space limit (ulimit -v)"))
+        let group = MemoryCeiling.from(physical: 24 * gib, addressSpace: nil, data: 6 * gib, cgroup: 3 * gib + 12345)
+        #expect(group == MemoryCeiling(bytes: 1536 << 20, source: "the cgroup's memory.max"))
+        #expect(MemoryCeiling.from(physical: 8 * gib, addressSpace: nil, data: nil, cgroup: nil).source == "physical memory")
+        #expect(MemoryCeiling.from(physical: nil, addressSpace: nil, data: nil, cgroup: nil).bytes == .max)
+    }
+
+    /// This process's: physical memory bounds every machine, so never unbounded, never above it.
+    @Test func thisProcessHasOne() {
+        let c = MemoryCeiling.current
+        #expect(c.bytes > 0 && c.bytes < .max && c.bytes % (1 << 20) == 0)
+    }
+}

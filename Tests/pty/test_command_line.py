@@ -79,3 +79,37 @@ def test_limits_raised_as_far_as_they_go_still_refuse_in_one_line(tmp_path):
     assert p.returncode == 4
     assert p.stderr == (f'animplay: {png}: too large: canvas 2147483647x2147483647 needs more bytes than a count '
                         'holds, limit 512 MiB\n')
+
+
+def _capped(address_space):
+    import resource
+    def setup():
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+    return setup
+
+
+def test_a_memory_cap_past_what_the_process_can_get_is_held_to_its_ceiling(tmp_path):
+    # --max-memory-mb 100000 under a 4 GiB address-space limit (ulimit -v), and a GIF declaring
+    # 30000x30000 (10300 MiB of canvas and copies): the canvas's allocation failed, which is
+    # fatal ("Fatal error: failed to allocate", a backtrace, SIGABRT). Now the cap is held to
+    # half of the limit, said once, and the file is refused in one line.
+    import struct
+    gif = tmp_path / 'wide.gif'
+    w = h_ = 30000
+    gif.write_bytes(b'GIF89a' + struct.pack('<HHBBB', w, h_, 0x80, 0, 0) + b'\0\0\0\xff\xff\xff'
+                    + b',' + struct.pack('<HHHHB', 0, 0, w, h_, 0) + b'\x02\x02\x4c\x01\x00;')
+    warning = ('animplay: warning: --max-memory-mb 100000 is more than this process can use: decoding is held '
+               'to 2048 MiB, half of the address-space limit (ulimit -v)\n')
+    raised = ['--max-memory-mb', '100000', '--max-pixels', '9000000000']
+    for command in (['info', str(gif), '--decode'], ['dump', str(gif), '-o', str(tmp_path / 'frames')],
+                    ['convert', str(gif), '-o', str(tmp_path / 'out.webp')], [str(gif), '--frame', '0']):
+        p = subprocess.run([h.binary(), *command, *raised], capture_output=True, text=True, timeout=60,
+                           stdin=subprocess.DEVNULL, preexec_fn=_capped(4 << 30))
+        assert (p.returncode, p.stderr) == (4, warning + f'animplay: {gif}: too large: canvas 30000x30000 needs '
+                                                         '10300 MiB, limit 2048 MiB\n'), command
+    assert sorted(os.listdir(tmp_path)) == ['wide.gif']
+    # The default cap is never warned about, even where the ceiling holds it lower.
+    p = subprocess.run([h.binary(), 'info', os.path.join(SAMPLES, 'bounce.gif')], capture_output=True, text=True,
+                       timeout=60, stdin=subprocess.DEVNULL, preexec_fn=_capped(768 << 20))
+    assert p.returncode == 0 and p.stderr == '' and 'frames' in p.stdout

@@ -7,6 +7,8 @@ public struct DecodeLimits: Sendable, Equatable {
     /// Largest number of frames indexed.
     public var maxFrames: Int
     /// Cap on the pixel memory a decoder may hold at once (canvas, saved copy, frame scratch).
+    /// Raised past `MemoryCeiling.current.bytes`, it lets a file ask for more than the process
+    /// can get (a failed allocation is fatal): the CLI holds it there.
     public var maxDecodedBytes: Int
 
     /// 65535 per side (GIF's own maximum: a 1x65535 strip is legitimate) and 2^25 pixels (an 8K

@@ -41,7 +41,7 @@ extension Play {
         let plan: OutputPlan
         do {
             plan = try graphicsOptions.plan(probe.report, symbols: symbolOptions.symbols, kittyMedium: medium,
-                                            memoryBytes: decodeOptions.maxMemoryMb << 20)
+                                            memoryBytes: decodeOptions.memoryBytes)
         } catch {
             PlaybackTerminal.finish(medium: medium, late: probe.late)
             throw error

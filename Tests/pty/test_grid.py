@@ -142,3 +142,41 @@ def test_a_grid_larger_than_the_terminal_is_refused_before_the_screen_changes():
     # The largest grid that fits plays.
     r = h.run([a, b, '--grid', '80x24', '--graphics', 'cells', '--loop', '1'], cols=80, rows=24)
     assert r.status == 0 and r.screen.alt_entries == 1
+
+
+def test_tiles_a_shrunk_window_cannot_show_wait_unseen():
+    # A 1x2 grid in a window shrunk to two rows (the status line and one row of picture): the
+    # lower tile is outside the box. It used to go on decoding and playing unseen; now it waits
+    # (its frame number in the status line stands still while the upper tile's moves on), and
+    # plays on when a resize shows it again.
+    import re
+    a = gif('hide-a.gif', [RED, GREEN, BLUE, YELLOW], 5)
+    b = gif('hide-b.gif', [MAGENTA, CYAN, RED, GREEN], 5)
+    screen = h.AltScreen(80, 24)
+    stream = pyte.ByteStream(screen)
+    fed, rows, phase, seen = [0], [24], [0], []
+
+    def follow(everything):
+        stream.feed(h.without_apc(everything[fed[0]:]))
+        fed[0] = len(everything)
+        m = re.search(r'frames (\d+)/4 (\d+)/4', screen.display[rows[0] - 1])
+        if m and (not seen or seen[-1] != (phase[0], m[1], m[2])):
+            seen.append((phase[0], m[1], m[2]))
+
+    def moved(p, tile, n):
+        def check(_new, everything):
+            follow(everything)
+            values = [s[tile] for s in seen if s[0] == p]
+            return sum(1 for x, y in zip(values, values[1:]) if x != y) >= n
+        return check
+
+    def window(r, p):
+        def act(proc, master, slave):
+            rows[0], phase[0] = r, p
+            h.resize(80, r)(proc, master, slave)
+        return act
+    r = h.run([a, b, '--grid', '1x2', '--status', '--loop', '0'], cols=80, rows=24, timeout=40,
+              steps=[(moved(0, 2, 3), window(2, 1)), (moved(1, 1, 8), window(24, 2)), (moved(2, 2, 3), b'q')])
+    assert r.status == 0 and r.stty_before == r.stty_after
+    shrunk = [s for s in seen if s[0] == 1]
+    assert len({s[2] for s in shrunk}) == 1 and len({s[1] for s in shrunk}) == 4, seen

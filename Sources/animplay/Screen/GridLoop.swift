@@ -30,6 +30,9 @@ final class GridLoop {
         var x = 0, y = 0
         var size = RenderSize(width: 1, height: 1)
         var frame: ScaledFrame?
+        /// Outside the box (a window shrunk below the grid's rows or columns): its player is
+        /// suspended, so that what cannot be seen is not decoded, until a resize shows it again.
+        var hidden = false
     }
 
     private var tiles: [Tile]
@@ -123,6 +126,11 @@ final class GridLoop {
         tiles[i].y = ((i / columns) * tileRows + l.row) * cell.height
         if tiles[i].size != l.size || tiles[i].frame == nil { player.resize(to: l.size) }
         tiles[i].size = l.size
+        let hidden = (i % columns) * tileColumns >= boxColumns || (i / columns) * tileRows >= boxRows
+        if hidden != tiles[i].hidden {
+            tiles[i].hidden = hidden
+            if hidden { player.suspend() } else { player.resume() }
+        }
     }
 
     /// Tile i takes the first file from `from` on that opens (nil: none is left; the tile keeps
@@ -134,7 +142,7 @@ final class GridLoop {
             if let (player, name) = open(f) {
                 if let old = tiles[i].player { old.stop(); retired.append((old, tiles[i].name)) }
                 tiles[i].player = player; tiles[i].name = name; tiles[i].file = f
-                tiles[i].frame = nil
+                tiles[i].frame = nil; tiles[i].hidden = false
                 next = max(next, f + 1)
                 place(i)
                 return true
@@ -189,7 +197,7 @@ final class GridLoop {
                     screen.resume()
                     _ = screen.syncSize()
                     relayout(); dirty = true
-                    for p in live { p.resume() }
+                    for t in tiles where !t.hidden { t.player?.resume() }
                 default: return .signal(s)
                 }
             }
@@ -208,7 +216,9 @@ final class GridLoop {
                     allFinished = false
                     continue
                 }
-                allFinished = allFinished && done
+                // A hidden tile waits for a resize that shows it: the grid ends when what is
+                // on screen has played.
+                allFinished = allFinished && (done || tiles[i].hidden)
             }
             let now = MonotonicClock.nanoseconds()
             let tick = UInt64(1e9 / max(1, maxFPS))

@@ -105,7 +105,7 @@ struct Play: ParsableCommand {
         if let scale, scale < 1 { throw ValidationError("--scale must be 1 or more") }
         if sequence && inTurn { throw ValidationError("give --sequence or --in-turn, not both") }
         if let grid, parseWxH(grid) == nil { throw ValidationError("--grid must be CxR with positive numbers of columns and rows (e.g. 2x2), got '\(grid)'") }
-        if inline && (grid != nil || frame != nil || source.files.count > 1) { throw ValidationError("--inline plays one animation: it does not combine with --grid or --frame") }
+        if inline && (grid != nil || frame != nil || inTurn) { throw ValidationError("--inline plays one animation: it does not combine with --grid, --frame or --in-turn") }
         if grid != nil && (frame != nil || sequence) { throw ValidationError("--grid plays files side by side: it does not combine with --frame or --sequence") }
         if let frame, frame < 0 { throw ValidationError("--frame must be 0 (the first frame) or more, got \(frame)") }
         if let bufferMb { try checkMegabytes(bufferMb, "--buffer-mb") }
@@ -151,6 +151,11 @@ struct Play: ParsableCommand {
         var playlist: Playlist?
         if source.files.count > 1 && frame == nil && !sequence
             && (inTurn || Playlist.reading(of: source.files, options: decodeOptions.decodeOptions) == .inTurn) {
+            // Inline, several files are one animation (stills of one size, or --sequence).
+            if inline {
+                throw CLIFailure(message: "--inline plays one animation, and these files would play one after another "
+                                 + "(give --sequence to take them as the frames of one)", code: 64)
+            }
             playlist = Playlist(names: source.files)
         }
         if let playlist {

@@ -65,3 +65,23 @@ def test_a_signal_it_does_not_handle_still_gives_the_tty_back():
               steps=[(b'\x1b[4A\r', signal.SIGQUIT)])
     assert r.status == -signal.SIGQUIT and r.stty_before == r.stty_after
     assert not r.screen.cursor.hidden
+
+
+def test_several_stills_are_one_animation_inline_and_several_animations_are_refused():
+    # Stills of one size are the frames of one animation, as in the alternate screen: --inline
+    # plays them (it refused any second file). Animations would play one after another, which
+    # --inline does not do: refused in one line, saying how to take them as frames.
+    stills = []
+    for i, c in enumerate([RED, BLUE, RED]):
+        stills.append(os.path.join(TMP, f'still{i}.gif'))
+        write_gif(stills[-1], 16, 8, [[c] * 128], delay_cs=5)
+    r = shell(f'{h.binary()} --inline --size 20x5 --loop 2 {" ".join(stills)}; echo "after rc=$?"', cols=40, rows=12)
+    assert r.status == 0 and r.screen.alt_entries == 0
+    draws = r.output.split(b'\x1b[4A\r')[1:]
+    colours = [h.colour_sequence(b'\x1b7' + d + b'\x1b8')[0] for d in draws]
+    # Two plays of red, blue, red: the last red of one and the first of the next run together.
+    assert [c for i, c in enumerate(colours) if i == 0 or colours[i - 1] != c] == [RED, BLUE, RED, BLUE, RED]
+    assert 'after rc=0' in [l.rstrip() for l in r.screen.display]
+    r = shell(f'{h.binary()} --inline {anim()} {anim(2)}; echo "after rc=$?"', cols=40, rows=12)
+    assert r.output == (b'animplay: --inline plays one animation, and these files would play one after another '
+                        b'(give --sequence to take them as the frames of one)\r\nafter rc=64\r\n')

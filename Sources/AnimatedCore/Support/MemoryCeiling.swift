@@ -46,12 +46,13 @@ public struct MemoryCeiling: Sendable, Equatable {
 
     init(bytes: Int, source: String) { self.bytes = bytes; self.source = source }
 
-    /// A resource limit's soft value, or nil when it is unlimited (or too large for an Int).
     #if canImport(Glibc)
     private typealias Resource = __rlimit_resource_t
     #else
     private typealias Resource = Int32
     #endif
+
+    /// A resource limit's soft value, or nil when it is unlimited (or too large for an Int).
     private static func limit(of resource: Resource) -> Int? {
         var r = rlimit()
         guard getrlimit(resource, &r) == 0 else { return nil }

@@ -60,7 +60,8 @@ struct SourceOptions: ParsableArguments {
         still images of one size, or one folder (its images in natural order: frame2 before \
         frame10), are the frames of one animation; other files `play` plays one after another \
         and `info` describes one by one (--in-turn, --sequence force either; `dump` and \
-        `convert` always take several files as frames). `-` (or no FILE with a pipe on standard input) reads standard \
+        `convert` always take several files as frames, an animation among them giving all of \
+        its frames, so that `convert a.gif b.gif -o ab.gif` joins them). `-` (or no FILE with a pipe on standard input) reads standard \
         input; FIFOs and process substitution work too. http:// and https:// URLs are \
         downloaded and cached (`play` starts while the bytes arrive).
         """, valueName: "FILE"))
@@ -95,7 +96,7 @@ struct SourceOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Milliseconds per frame (instead of --fps): for sheets and sequences, and to retime every frame of an animation.", valueName: "MS"))
     var delay: Double?
 
-    @Option(help: ArgumentHelp("Frame sequences: each frame's own delay in milliseconds, comma-separated, one per frame (e.g. 100,100,300).", valueName: "MS,MS,..."))
+    @Option(help: ArgumentHelp("Frame sequences of stills: each frame's own delay in milliseconds, comma-separated, one per frame (e.g. 100,100,300); an animation among the files keeps its own.", valueName: "MS,MS,..."))
     var delays: String?
 
     /// `--delays` as numbers (nil when not given or not a list of numbers).

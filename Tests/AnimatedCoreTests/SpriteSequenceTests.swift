@@ -74,3 +74,58 @@ private enum FolderMessage {
         #expect(throws: AnimatedError.self) { try ImageSequenceDecoder(images: [a], durationsMs: [1, 2]) }
     }
 }
+
+/// An animation among a sequence's files gives every frame, composited as it plays on its own.
+@Suite struct AnimationsInSequenceTests {
+    static let gif = Corpus.fixtures + "/../../samples/bounce.gif"      // 96x96, 20 frames
+    static let webp = Corpus.fixtures + "/../../samples/pulse.webp"     // 64x64, 16 frames
+    static let still = SpriteFixtures.root + "/grid/frames/frame1.png"  // 6x5
+
+    /// The pixels of `canvas` in `rect` (RGBA rows), and whether every pixel outside it is clear.
+    static func region(_ canvas: Canvas, _ rect: FrameRect) -> (inside: [UInt8], clearOutside: Bool) {
+        let all = canvas.snapshot()
+        var inside: [UInt8] = [], clear = true
+        for y in 0..<canvas.height {
+            for x in 0..<canvas.width {
+                let p = Array(all[(y * canvas.width + x) * 4..<(y * canvas.width + x) * 4 + 4])
+                if rect.x <= x && x < rect.x + rect.width && rect.y <= y && y < rect.y + rect.height { inside += p } else if p[3] != 0 { clear = false }
+            }
+        }
+        return (inside, clear)
+    }
+
+    @Test func everyFrameOfEachAnimationInTurnWithItsOwnTimes() throws {
+        let d = try FrameSequenceDecoder(files: [Self.gif, Self.still, Self.webp], delayMs: 250)
+        let g = try AnimationLoader.open(path: Self.gif), w = try AnimationLoader.open(path: Self.webp)
+        #expect(d.info.frameCount == 20 + 1 + 16 && d.info.width == 96 && d.info.height == 96)
+        let own = { (a: any AnimationDecoder) in a.info.frames.map { a.info.timing.displayMs($0.delayMs) } }
+        #expect(d.info.frames.map(\.delayMs) == own(g) + [250] + own(w))
+        #expect(d.info.frames[3].source == FrameSource(file: Self.gif, fileFrame: 3))
+        #expect(d.info.frames[20].source == FrameSource(file: Self.still) && d.info.warnings.allSatisfy { !$0.contains("animated") })
+        let sequence = try Compositor(decoder: d), gc = try Compositor(decoder: g), wc = try Compositor(decoder: w)
+        var frames: [[UInt8]] = []
+        for k in 0..<d.info.frameCount { frames.append(sequence.frame(at: k).snapshot()) }
+        for k in 0..<20 { #expect(frames[k] == gc.frame(at: k).snapshot(), "gif frame \(k)") }
+        let centred = FrameRect(x: 16, y: 16, width: 64, height: 64)
+        for k in 0..<16 {
+            let c = Canvas(width: 96, height: 96)
+            c.withUnsafeMutableBytes { b in frames[21 + k].withUnsafeBytes { b.copyMemory(from: $0) } }
+            let (inside, clear) = Self.region(c, centred)
+            #expect(inside == wc.frame(at: k).snapshot() && clear, "webp frame \(k)")
+        }
+        // In any order, the same pictures (a new animation's frames composite from its start).
+        let again = try Compositor(decoder: FrameSequenceDecoder(files: [Self.gif, Self.still, Self.webp], delayMs: 250))
+        for k in [30, 3, 36, 0, 21, 19, 20, 5, 22, 35] { #expect(again.frame(at: k).snapshot() == frames[k], "frame \(k)") }
+    }
+
+    @Test func frameLimitsCountFramesAndDelayListsAreForStills() throws {
+        let files = [Self.gif, Self.still, Self.webp]
+        let cut = try FrameSequenceDecoder(files: files, frameLimit: 25)
+        #expect(cut.info.frameCount == 25 && cut.files == files && cut.info.frames[24].source == FrameSource(file: Self.webp, fileFrame: 3))
+        #expect(try FrameSequenceDecoder(files: files, frameLimit: 20).files == [Self.gif])
+        let over = #expect(throws: AnimatedError.self) { try FrameSequenceDecoder(files: files, frameLimit: 38) }
+        #expect(over?.message == "38 frames asked for, but there are 37 frames")
+        let listed = #expect(throws: AnimatedError.self) { try FrameSequenceDecoder(files: files, delaysMs: [1, 2, 3]) }
+        #expect(listed?.message == "\(Self.gif) is animated: its frames keep their own delays, so give no delay list")
+    }
+}

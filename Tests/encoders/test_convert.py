@@ -293,3 +293,37 @@ def test_webp_is_inexact_under_alpha_0_unless_exact(tmp_path):
     # blended over what is below, so not even the composited colours differ).
     assert len(frames['d']) == len(frames['e'])
     assert [shown(f) for f in frames['d']] == [shown(f) for f in frames['e']]
+
+
+def test_several_animations_are_joined_with_every_frame(tmp_path):
+    # gifsicle a.gif b.gif and ImageMagick join animations; convert took the first frame of
+    # each (with a warning). Now every frame of each, composited, at its own time, the smaller
+    # one centred; APNG keeps every picture exactly, so its frames are the inputs' frames.
+    import json
+    pulse = os.path.join(ROOT, 'samples', 'pulse.webp')
+    out = tmp_path / 'both.png'
+    p = run('convert', BOUNCE, pulse, '-o', str(out))
+    lines = p.stderr.splitlines()
+    assert p.returncode == 0 and len(lines) == 2 and 'animated' not in p.stderr, p.stderr
+    assert lines[0].endswith('warning: images differ in size (2 sizes): each is centred on the 96x96 canvas')
+    info = json.loads(run('info', str(out), '--json').stdout)
+    a = json.loads(run('info', BOUNCE, '--json').stdout)
+    b = json.loads(run('info', pulse, '--json').stdout)
+    assert info['frameCount'] == a['frameCount'] + b['frameCount'] == 36
+    assert [f['displayMs'] for f in info['frames']] == [f['displayMs'] for f in a['frames'] + b['frames']]
+    dumps = {}
+    for name, args in (('out', [str(out)]), ('a', [BOUNCE]), ('b', [pulse])):
+        d = tmp_path / name
+        assert run('dump', *args, '-o', str(d), '--format', 'pam').returncode == 0
+        dumps[name] = sorted(os.listdir(d))
+    assert len(dumps['out']) == 36
+
+    def pixels(folder, name):
+        data = open(tmp_path / folder / name, 'rb').read()
+        return data[data.index(b'ENDHDR\n') + 7:]
+    for k in range(20):
+        assert pixels('out', dumps['out'][k]) == pixels('a', dumps['a'][k]), k
+    for k in range(16):     # 64x64 centred on 96x96: rows 16..79, columns 16..79
+        frame = pixels('out', dumps['out'][20 + k])
+        inside = b''.join(frame[(y * 96 + 16) * 4:(y * 96 + 80) * 4] for y in range(16, 80))
+        assert inside == pixels('b', dumps['b'][k]), k

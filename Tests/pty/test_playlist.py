@@ -90,9 +90,11 @@ def test_stills_of_one_size_are_frames_stills_of_several_sizes_play_in_turn():
     # --in-turn forces files in turn, --sequence forces frames.
     r = h.run([s1, s2, '--in-turn', '--status'], steps=[(f'1/2 {s1}'.encode(), b'n'), (f'2/2 {s2}'.encode(), b'q')])
     assert r.status == 0 and runs(h.colour_sequence(r.output)) == [RED, BLUE]
+    # Animations as one: every frame of each in turn (it was their first frames only).
     a = gif('sa.gif', [RED, GREEN]); b = gif('sb.gif', [BLUE, YELLOW])
     r = h.run([a, b, '--sequence', '--loop', '1', '--status'])
-    assert r.status == 0 and f'1/2 {a}'.encode() not in r.output and runs(h.colour_sequence(r.output)) == [RED, BLUE]
+    assert r.status == 0 and f'1/2 {a}'.encode() not in r.output
+    assert runs(h.colour_sequence(r.output)) == [RED, GREEN, BLUE, YELLOW]
 
 
 def test_a_file_that_fails_is_named_and_skipped():

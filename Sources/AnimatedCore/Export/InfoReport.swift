@@ -95,7 +95,7 @@ package enum InfoReport {
     }
 
     /// Sheet frames: `"source": {x, y, width, height, rotated}` (the sheet area read);
-    /// sequence frames: `"file"`.
+    /// sequence frames: `"file"`, and `"fileFrame"` for a frame of an animated file.
     private static func sourceJSON(_ src: FrameSource, into w: inout JSONWriter) {
         if let r = src.sheetRect {
             w.beginObject("source")
@@ -104,12 +104,14 @@ package enum InfoReport {
             w.endObject()
         }
         if let file = src.file { w.value("file", file) }
+        if let frame = src.fileFrame { w.value("fileFrame", frame) }
     }
 
     private static func sourceText(_ src: FrameSource) -> String {
         var s = ""
         if let r = src.sheetRect { s += "  from \(r)" + (src.rotated ? " rotated" : "") }
         if let file = src.file { s += "  " + file }
+        if let frame = src.fileFrame { s += " frame \(frame)" }
         return s
     }
 }

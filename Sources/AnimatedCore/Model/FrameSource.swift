@@ -6,10 +6,12 @@ package struct FrameSource: Sendable, Equatable {
     package var rotated: Bool
     /// The image file of a frame-sequence frame.
     package var file: String?
+    /// The frame of that file, when it is an animation (each of its frames is one of the sequence).
+    package var fileFrame: Int?
 
     /// Where a frame comes from.
-    package init(sheetRect: FrameRect? = nil, rotated: Bool = false, file: String? = nil) {
-        self.sheetRect = sheetRect; self.rotated = rotated; self.file = file
+    package init(sheetRect: FrameRect? = nil, rotated: Bool = false, file: String? = nil, fileFrame: Int? = nil) {
+        self.sheetRect = sheetRect; self.rotated = rotated; self.file = file; self.fileFrame = fileFrame
     }
 }
 

@@ -2,14 +2,25 @@
 /// headers; a frame's file is opened and decoded when the frame is blended, so memory does
 /// not grow with the number of files. Images may differ in size: the canvas is the largest
 /// width × the largest height and each image is centred on it, the rest transparent.
+///
+/// A still is one frame, shown for the sequence's delay. An animation among the files gives
+/// every frame it has, composited as it plays on its own (disposal, blending, its browser
+/// times), once: `gifsicle a.gif b.gif` and ImageMagick join animations so, and the first
+/// frame alone (what this did before) dropped the rest without a word but a warning.
 public final class FrameSequenceDecoder: AnimationDecoder {
-    /// One frame per image, in the given order.
+    /// One frame per still, one per frame of an animation, in the given order.
     public let info: AnimationInfo
-    /// The images, one per frame.
+    /// The images, each giving one frame or (an animation) several.
     public let files: [String]
     private let options: DecodeOptions
     /// Why a file's headers could not be read (the frame reports it; playback goes on).
     private let openErrors: [Int: AnimatedError]
+    /// Each frame's file and, for an animation, its frame there.
+    private let members: [(file: Int, frame: Int?)]
+    /// The animation whose frames were composited last: the next of its frames composites on
+    /// from there (an animation without keyframes would otherwise replay from its frame 0 for
+    /// every frame).
+    private var current: (file: Int, compositor: Compositor)?
 
     /// `delayMs` applies to every frame (default 10 fps), unless `delaysMs` gives each frame its
     /// own (one per frame kept); `frameLimit` keeps the first N files.
@@ -17,35 +28,55 @@ public final class FrameSequenceDecoder: AnimationDecoder {
                 frameLimit: Int? = nil,
                 options: DecodeOptions = DecodeOptions(), warnings extraWarnings: [String] = []) throws(AnimatedError) {
         guard !allFiles.isEmpty else { throw .invalid("no images to play") }
-        var files = allFiles
-        if let frameLimit {
-            guard frameLimit >= 1, frameLimit <= files.count else {
-                throw .invalid("\(frameLimit) frames asked for, but there are \(files.count) images")
-            }
-            files.removeLast(files.count - frameLimit)
-        }
-        if let delaysMs, delaysMs.count != files.count {
-            throw .invalid("\(delaysMs.count) delays given for \(files.count) frames: give one per frame")
-        }
+        if let frameLimit, frameLimit < 1 { throw .invalid("\(frameLimit) frames asked for: give 1 or more") }
         if let delaysMs, let bad = delaysMs.first(where: { !($0 >= 1 && $0 <= 3_600_000) }) {
             throw .invalid("delay \(bad) ms is not 1 to 3600000 ms")
         }
-        guard files.count <= options.limits.maxFrames else {
-            throw .limitExceeded("\(files.count) images exceed the limit of \(options.limits.maxFrames) frames")
-        }
+        // Files are read up to the frame limit: a still is one frame, an animation its frames.
+        var files: [String] = []
+        var members: [(file: Int, frame: Int?)] = []
+        var ownDelays: [Double?] = []
         var sizes: [(width: Int, height: Int)] = []
         var errors: [Int: AnimatedError] = [:]
         var warnings = extraWarnings
-        var animated = 0
-        for (i, path) in files.enumerated() {
+        var animated: [String] = []
+        for path in allFiles {
+            if let frameLimit, members.count >= frameLimit { break }
+            let i = files.count
+            files.append(path)
             do {
                 let d = try AnimationLoader.open(path: path, options: options)
                 sizes.append((d.info.width, d.info.height))
-                if d.info.frameCount > 1 { animated += 1 }
+                if d.info.frameCount > 1 {
+                    animated.append(path)
+                    for (j, f) in d.info.frames.enumerated() {
+                        members.append((i, j))
+                        ownDelays.append(d.info.timing.displayMs(f.delayMs))
+                    }
+                } else {
+                    members.append((i, nil)); ownDelays.append(nil)
+                }
             } catch {
                 errors[i] = error
                 sizes.append((0, 0))
+                members.append((i, nil)); ownDelays.append(nil)
                 warnings.append("\(path): \(error)")
+            }
+            guard members.count <= options.limits.maxFrames else {
+                throw .limitExceeded("\(animated.isEmpty ? "\(members.count) images" : "the files' \(members.count) frames") exceed the limit of \(options.limits.maxFrames) frames")
+            }
+        }
+        if let frameLimit {
+            guard frameLimit <= members.count else {
+                throw .invalid("\(frameLimit) frames asked for, but there are \(members.count) \(animated.isEmpty ? "images" : "frames")")
+            }
+            members.removeLast(members.count - frameLimit); ownDelays.removeLast(ownDelays.count - frameLimit)
+        }
+        if let delaysMs {
+            // One per image; an animation's frames keep their own.
+            if let first = animated.first { throw .invalid("\(first) is animated: its frames keep their own delays, so give no delay list") }
+            guard delaysMs.count == files.count else {
+                throw .invalid("\(delaysMs.count) delays given for \(files.count) frames: give one per frame")
             }
         }
         if errors.count == files.count, let first = errors[0] { throw first.prefixed(files[0] + ": ") }
@@ -56,8 +87,6 @@ public final class FrameSequenceDecoder: AnimationDecoder {
         if distinct > 1 {
             warnings.append("images differ in size (\(distinct) sizes): each is centred on the \(width)x\(height) canvas")
         }
-        if animated > 0 { warnings.append("\(animated) images are animated: only their first frame is shown") }
-
         let placements = sizes.map {
             FrameRect(x: ($0.width == 0 ? 0 : (width - $0.width) / 2), y: ($0.height == 0 ? 0 : (height - $0.height) / 2),
                       width: $0.width, height: $0.height)
@@ -65,8 +94,11 @@ public final class FrameSequenceDecoder: AnimationDecoder {
         self.files = files
         self.options = options
         self.openErrors = errors
-        let frames = IndependentFrames.infos(placements: placements, delaysMs: delaysMs ?? Array(repeating: delayMs, count: files.count),
-                                             sources: files.map { FrameSource(file: $0) }, width: width, height: height)
+        self.members = members
+        let delays = members.indices.map { k in ownDelays[k] ?? delaysMs?[members[k].file] ?? delayMs }
+        let frames = IndependentFrames.infos(placements: members.map { placements[$0.file] }, delaysMs: delays,
+                                             sources: members.map { FrameSource(file: files[$0.file], fileFrame: $0.frame) },
+                                             width: width, height: height)
         info = AnimationInfo(format: .frameSequence, width: width, height: height, frames: frames, plays: 0,
                              warnings: warnings, timing: TimingPolicy(browserMinimumDelay: false))
     }
@@ -93,23 +125,54 @@ public final class FrameSequenceDecoder: AnimationDecoder {
                       warnings: note)
     }
 
-    /// Decodes the file's first frame and places it centred. A damaged file shows what
-    /// decoded and throws, naming the file.
+    /// Decodes the still (or composites the animation's frame) and places it centred. A
+    /// damaged file shows what decoded and throws, naming the file.
     public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
-        let path = files[index]
-        if let e = openErrors[index] { throw e.prefixed(path + ": ") }
+        let (file, member) = members[index]
+        let path = files[file]
+        if let e = openErrors[file] { throw e.prefixed(path + ": ") }
         let rect = info.frames[index].rect
-        let decoder: any AnimationDecoder
-        do { decoder = try AnimationLoader.open(path: path, options: options) } catch { throw error.prefixed(path + ": ") }
-        guard decoder.info.width == rect.width, decoder.info.height == rect.height else {
-            throw .invalid("\(path): changed since it was opened (was \(rect.width)x\(rect.height), now \(decoder.info.width)x\(decoder.info.height))")
+        if let member {
+            try blend(frame: member, of: file, at: rect, onto: canvas)
+            return
         }
+        let decoder = try reopen(file, rect)
         let image = Canvas(width: rect.width, height: rect.height)
         var problem: AnimatedError?
         do { try decoder.blend(frame: 0, onto: image) } catch { problem = error.prefixed(path + ": ") }
         Blend.image(UnsafePointer(image.pixels.baseAddress!), width: image.width, height: image.height,
                     srcStride: image.rowBytes, at: rect.x, rect.y, onto: canvas, op: .source)
         if let problem { throw problem }
+    }
+
+    /// Frame `member` of the animation in file `file`, composited, placed at `rect`.
+    private func blend(frame member: Int, of file: Int, at rect: FrameRect, onto canvas: Canvas) throws(AnimatedError) {
+        let compositor: Compositor
+        if let current, current.file == file {
+            compositor = current.compositor
+        } else {
+            current = nil
+            compositor = try Compositor(decoder: reopen(file, rect))
+            guard compositor.info.frameCount > member else {
+                throw .invalid("\(files[file]): changed since it was opened (frame \(member) is gone)")
+            }
+            current = (file, compositor)
+        }
+        let image = compositor.frame(at: member)
+        Blend.image(UnsafePointer(image.pixels.baseAddress!), width: image.width, height: image.height,
+                    srcStride: image.rowBytes, at: rect.x, rect.y, onto: canvas, op: .source)
+        if let problem = compositor.problems[member] { throw .invalid("\(files[file]): \(problem)") }
+    }
+
+    /// File `file` opened again, as large as when the sequence was made.
+    private func reopen(_ file: Int, _ rect: FrameRect) throws(AnimatedError) -> any AnimationDecoder {
+        let path = files[file]
+        let decoder: any AnimationDecoder
+        do { decoder = try AnimationLoader.open(path: path, options: options) } catch { throw error.prefixed(path + ": ") }
+        guard decoder.info.width == rect.width, decoder.info.height == rect.height else {
+            throw .invalid("\(path): changed since it was opened (was \(rect.width)x\(rect.height), now \(decoder.info.width)x\(decoder.info.height))")
+        }
+        return decoder
     }
 }
 

@@ -5,8 +5,8 @@
 ///
 /// A still is one frame, shown for the sequence's delay. An animation among the files gives
 /// every frame it has, composited as it plays on its own (disposal, blending, its browser
-/// times), once: `gifsicle a.gif b.gif` and ImageMagick join animations so, and the first
-/// frame alone (what this did before) dropped the rest without a word but a warning.
+/// times), once, as `gifsicle a.gif b.gif` and ImageMagick join animations (it gave its first
+/// frame alone before, with a warning).
 public final class FrameSequenceDecoder: AnimationDecoder {
     /// One frame per still, one per frame of an animation, in the given order.
     public let info: AnimationInfo
@@ -22,8 +22,8 @@ public final class FrameSequenceDecoder: AnimationDecoder {
     /// every frame).
     private var current: (file: Int, compositor: Compositor)?
 
-    /// `delayMs` applies to every frame (default 10 fps), unless `delaysMs` gives each frame its
-    /// own (one per frame kept); `frameLimit` keeps the first N files.
+    /// `delayMs` applies to every still (default 10 fps), unless `delaysMs` gives each its own
+    /// (one per file kept; none when a file is animated); `frameLimit` keeps the first N frames.
     public init(files allFiles: [String], delayMs: Double = SpriteSheetSpec.defaultDelayMs, delaysMs: [Double]? = nil,
                 frameLimit: Int? = nil,
                 options: DecodeOptions = DecodeOptions(), warnings extraWarnings: [String] = []) throws(AnimatedError) {

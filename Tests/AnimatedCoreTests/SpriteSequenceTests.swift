@@ -129,3 +129,31 @@ private enum FolderMessage {
         #expect(listed?.message == "\(Self.gif) is animated: its frames keep their own delays, so give no delay list")
     }
 }
+
+/// What a joined animation plays: its animations' count when they agree, else forever.
+@Suite struct JoinedPlaysTests {
+    /// `path` written again as a GIF that plays `plays` times, to a temporary file.
+    static func gif(_ path: String, plays: Int) throws -> String {
+        let d = try AnimationLoader.open(path: path)
+        let sink = MemorySink()
+        let encoder = try AnimationEncoders.make(.gif, width: d.info.width, height: d.info.height, plays: plays,
+                                                 options: EncoderOptions(), sink: sink)
+        try Transcoder().run(try Compositor(decoder: d), into: encoder)
+        var template = Array("/tmp/animplay-plays-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        let name = String(cString: template)
+        _ = sink.bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        return name
+    }
+
+    @Test func animationsThatAgreeKeepTheirPlays() throws {
+        let once = try Self.gif(AnimationsInSequenceTests.gif, plays: 1), twice = try Self.gif(AnimationsInSequenceTests.gif, plays: 2)
+        defer { unlink(once); unlink(twice) }
+        #expect(try AnimationLoader.open(path: once).info.plays == 1)
+        #expect(try FrameSequenceDecoder(files: [once, once]).info.plays == 1)
+        #expect(try FrameSequenceDecoder(files: [once, twice]).info.plays == 0)
+        #expect(try FrameSequenceDecoder(files: [once, AnimationsInSequenceTests.still]).info.plays == 0)
+        #expect(try FrameSequenceDecoder(files: [AnimationsInSequenceTests.still, AnimationsInSequenceTests.still]).info.plays == 0)
+    }
+}

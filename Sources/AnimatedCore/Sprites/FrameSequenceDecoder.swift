@@ -40,6 +40,7 @@ public final class FrameSequenceDecoder: AnimationDecoder {
         var errors: [Int: AnimatedError] = [:]
         var warnings = extraWarnings
         var animated: [String] = []
+        var plays: Set<Int> = []
         for path in allFiles {
             if let frameLimit, members.count >= frameLimit { break }
             let i = files.count
@@ -49,6 +50,7 @@ public final class FrameSequenceDecoder: AnimationDecoder {
                 sizes.append((d.info.width, d.info.height))
                 if d.info.frameCount > 1 {
                     animated.append(path)
+                    plays.insert(d.info.plays)
                     for (j, f) in d.info.frames.enumerated() {
                         members.append((i, j))
                         ownDelays.append(d.info.timing.displayMs(f.delayMs))
@@ -99,7 +101,10 @@ public final class FrameSequenceDecoder: AnimationDecoder {
         let frames = IndependentFrames.infos(placements: members.map { placements[$0.file] }, delaysMs: delays,
                                              sources: members.map { FrameSource(file: files[$0.file], fileFrame: $0.frame) },
                                              width: width, height: height)
-        info = AnimationInfo(format: .frameSequence, width: width, height: height, frames: frames, plays: 0,
+        // Animations alone that agree on their plays keep them (two GIFs that play once join
+        // into one that plays once); anything else loops, as a sequence of stills does.
+        let joinedPlays = animated.count == files.count && plays.count == 1 ? plays.first! : 0
+        info = AnimationInfo(format: .frameSequence, width: width, height: height, frames: frames, plays: joinedPlays,
                              warnings: warnings, timing: TimingPolicy(browserMinimumDelay: false))
     }
 

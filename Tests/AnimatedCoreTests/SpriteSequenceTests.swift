@@ -118,6 +118,24 @@ private enum FolderMessage {
         for k in [30, 3, 36, 0, 21, 19, 20, 5, 22, 35] { #expect(again.frame(at: k).snapshot() == frames[k], "frame \(k)") }
     }
 
+    /// A frame that is not a keyframe in its file is not one joined: a player going backwards
+    /// then composites on from a keyframe instead of asking for each frame alone (each a replay
+    /// within the file). Backwards, the pictures are still the file's own.
+    @Test func framesThatAreNotKeyframesInTheirFileAreNotKeyframesJoined() throws {
+        let delta = Corpus.root + "/inputs/gif/pygif/dispose-restore-previous.gif"   // 2x2, 5 frames
+        let m = try AnimationLoader.open(path: delta)
+        let own = m.info.frames.map(\.keyframe), n = m.info.frameCount
+        #expect(own.contains(false))
+        let d = try FrameSequenceDecoder(files: [delta, Self.still, delta])
+        #expect(d.info.frames.map(\.keyframe) == own + [true] + own)
+        let joined = try Compositor(decoder: d), alone = try Compositor(decoder: m)
+        let place = FrameRect(x: 2, y: 1, width: 2, height: 2)           // centred on the still's 6x5
+        for k in (0..<(2 * n + 1)).reversed() where k != n {
+            let (inside, clear) = Self.region(joined.frame(at: k), place)
+            #expect(inside == alone.frame(at: k % (n + 1)).snapshot() && clear, "frame \(k)")
+        }
+    }
+
     @Test func frameLimitsCountFramesAndDelayListsAreForStills() throws {
         let files = [Self.gif, Self.still, Self.webp]
         let cut = try FrameSequenceDecoder(files: files, frameLimit: 25)

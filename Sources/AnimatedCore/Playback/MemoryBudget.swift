@@ -34,7 +34,7 @@ enum MemoryBudget {
 
     /// MemAvailable from /proc/meminfo (free memory plus reclaimable cache), in bytes.
     static func meminfoAvailable() -> Int? {
-        guard let text = readSmallFile("/proc/meminfo") else { return nil }
+        guard let text = KernelFile.text("/proc/meminfo") else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix("MemAvailable:") {
             let digits = line.dropFirst("MemAvailable:".count).filter { $0 >= "0" && $0 <= "9" }
             if let kib = Int(digits) { return kib * 1024 }
@@ -44,26 +44,8 @@ enum MemoryBudget {
 
     /// Memory left under a cgroup v2 limit (memory.max − memory.current), if there is one.
     static func cgroupRoom() -> Int? {
-        guard let maxText = readSmallFile("/sys/fs/cgroup/memory.max"),
-              let limit = Int(maxText.filter { $0 >= "0" && $0 <= "9" }), limit > 0,
-              let curText = readSmallFile("/sys/fs/cgroup/memory.current"),
-              let current = Int(curText.filter { $0 >= "0" && $0 <= "9" }) else { return nil }
+        guard let limit = KernelFile.cgroupNumber("memory.max"), limit > 0,
+              let current = KernelFile.cgroupNumber("memory.current") else { return nil }
         return max(0, limit - current)
-    }
-
-    /// The first 8 KiB of a small text file (procfs files report size 0, so read until EOF).
-    private static func readSmallFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 8192)
-        var used = 0
-        while used < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + used, $0.count - used) }
-            if n <= 0 { break }
-            used += n
-        }
-        guard used > 0 else { return nil }
-        return String(decoding: bytes[..<used], as: UTF8.self)
     }
 }

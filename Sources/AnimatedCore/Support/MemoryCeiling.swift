@@ -21,15 +21,14 @@ public struct MemoryCeiling: Sendable, Equatable {
 
     /// This process's ceiling, read once.
     public static let current: MemoryCeiling = {
-        let page = sysconf(Int32(_SC_PAGESIZE)), pages = sysconf(Int32(_SC_PHYS_PAGES))
-        let physical = page > 0 && pages > 0 && pages <= Int.max / page ? page * pages : nil
         #if canImport(Glibc)
         let (space, data) = (limit(of: __rlimit_resource_t(RLIMIT_AS.rawValue)), limit(of: __rlimit_resource_t(RLIMIT_DATA.rawValue)))
         #else
         let (space, data) = (limit(of: RLIMIT_AS), limit(of: RLIMIT_DATA))
         #endif
-        return from(physical: physical, addressSpace: space, data: data,
-                    cgroup: cgroupMemoryMax())
+        let physical = ProcessStats.physicalMemoryBytes()
+        return from(physical: physical > 0 ? physical : nil, addressSpace: space, data: data,
+                    cgroup: KernelFile.cgroupNumber("memory.max"))
     }()
 
     /// The ceiling from what bounds the process (nil: no bound of that kind). With no bound
@@ -58,28 +57,5 @@ public struct MemoryCeiling: Sendable, Equatable {
         guard getrlimit(resource, &r) == 0 else { return nil }
         // RLIM_INFINITY is all ones on Linux (a macro Swift does not import), Int.max on Darwin.
         return r.rlim_cur >= rlim_t(Int.max) ? nil : Int(r.rlim_cur)
-    }
-
-    /// cgroup v2: `memory.max` of the cgroup `/proc/self/cgroup` names ("0::/path"), when it
-    /// is a number ("max": none).
-    static func cgroupMemoryMax() -> Int? {
-        guard let groups = smallFile("/proc/self/cgroup"),
-              let line = groups.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
-        let path = String(line.dropFirst(3))
-        guard !path.contains(".."), let text = smallFile("/sys/fs/cgroup" + (path == "/" ? "" : path) + "/memory.max") else {
-            return nil
-        }
-        return text.split(separator: "\n").first.flatMap { Int($0) }
-    }
-
-    /// The text of a small file of the kernel's (at most 4 KB), or nil.
-    private static func smallFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
-        guard n > 0 else { return nil }
-        return String(decoding: buffer[..<n], as: UTF8.self)
     }
 }

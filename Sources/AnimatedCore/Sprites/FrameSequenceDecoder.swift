@@ -15,12 +15,21 @@ public final class FrameSequenceDecoder: AnimationDecoder {
     private let options: DecodeOptions
     /// Why a file's headers could not be read (the frame reports it; playback goes on).
     private let openErrors: [Int: AnimatedError]
-    /// Each frame's file and, for an animation, its frame there.
-    private let members: [(file: Int, frame: Int?)]
+    /// Where each frame comes from.
+    private let members: [Member]
     /// The animation whose frames were composited last: the next of its frames composites on
     /// from there (an animation without keyframes would otherwise replay from its frame 0 for
     /// every frame).
     private var current: (file: Int, compositor: Compositor)?
+
+    /// A frame of the sequence: its file, and for an animation its frame there, that frame's
+    /// display time and whether it is a keyframe in its file.
+    private struct Member {
+        let file: Int
+        var frame: Int? = nil
+        var delayMs: Double? = nil
+        var keyframe = true
+    }
 
     /// `delayMs` applies to every still (default 10 fps), unless `delaysMs` gives each its own
     /// (one per file kept; none when a file is animated); `frameLimit` keeps the first N frames.
@@ -34,9 +43,7 @@ public final class FrameSequenceDecoder: AnimationDecoder {
         }
         // Files are read up to the frame limit: a still is one frame, an animation its frames.
         var files: [String] = []
-        var members: [(file: Int, frame: Int?)] = []
-        var ownDelays: [Double?] = []
-        var ownKeyframes: [Bool] = []
+        var members: [Member] = []
         var sizes: [(width: Int, height: Int)] = []
         var errors: [Int: AnimatedError] = [:]
         var warnings = extraWarnings
@@ -53,17 +60,15 @@ public final class FrameSequenceDecoder: AnimationDecoder {
                     animated.append(path)
                     plays.insert(d.info.plays)
                     for (j, f) in d.info.frames.enumerated() {
-                        members.append((i, j))
-                        ownDelays.append(d.info.timing.displayMs(f.delayMs))
-                        ownKeyframes.append(f.keyframe)
+                        members.append(Member(file: i, frame: j, delayMs: d.info.timing.displayMs(f.delayMs), keyframe: f.keyframe))
                     }
                 } else {
-                    members.append((i, nil)); ownDelays.append(nil); ownKeyframes.append(true)
+                    members.append(Member(file: i))
                 }
             } catch {
                 errors[i] = error
                 sizes.append((0, 0))
-                members.append((i, nil)); ownDelays.append(nil); ownKeyframes.append(true)
+                members.append(Member(file: i))
                 warnings.append("\(path): \(error)")
             }
             guard members.count <= options.limits.maxFrames else {
@@ -74,8 +79,7 @@ public final class FrameSequenceDecoder: AnimationDecoder {
             guard frameLimit <= members.count else {
                 throw .invalid("\(frameLimit) frames asked for, but there are \(members.count) \(animated.isEmpty ? "images" : "frames")")
             }
-            members.removeLast(members.count - frameLimit); ownDelays.removeLast(ownDelays.count - frameLimit)
-            ownKeyframes.removeLast(ownKeyframes.count - frameLimit)
+            members.removeLast(members.count - frameLimit)
         }
         if let delaysMs {
             // One per image; an animation's frames keep their own.
@@ -100,7 +104,7 @@ public final class FrameSequenceDecoder: AnimationDecoder {
         self.options = options
         self.openErrors = errors
         self.members = members
-        let delays = members.indices.map { k in ownDelays[k] ?? delaysMs?[members[k].file] ?? delayMs }
+        let delays = members.map { m in m.delayMs ?? delaysMs?[m.file] ?? delayMs }
         let frames = IndependentFrames.infos(placements: members.map { placements[$0.file] }, delaysMs: delays,
                                              sources: members.map { FrameSource(file: files[$0.file], fileFrame: $0.frame) },
                                              width: width, height: height)
@@ -114,7 +118,7 @@ public final class FrameSequenceDecoder: AnimationDecoder {
         // player going backwards composites on from a keyframe, as it does for that file alone,
         // instead of asking for each frame by itself (each a replay within the file: reverse
         // play of two 150-frame GIFs of delta frames took 5.05 s of CPU instead of 0.5).
-        for k in joined.frames.indices where !ownKeyframes[k] { joined.frames[k].keyframe = false }
+        for k in joined.frames.indices where !members[k].keyframe { joined.frames[k].keyframe = false }
         info = joined
     }
 
@@ -143,7 +147,7 @@ public final class FrameSequenceDecoder: AnimationDecoder {
     /// Decodes the still (or composites the animation's frame) and places it centred. A
     /// damaged file shows what decoded and throws, naming the file.
     public func blend(frame index: Int, onto canvas: Canvas) throws(AnimatedError) {
-        let (file, member) = members[index]
+        let file = members[index].file, member = members[index].frame
         let path = files[file]
         if let e = openErrors[file] { throw e.prefixed(path + ": ") }
         let rect = info.frames[index].rect

@@ -26,8 +26,8 @@ enum TerminfoEntry {
 
     /// `body` run with `type` when given, else with nil ($TERM's entry) and, when that fails
     /// and this machine has no entry for $TERM, once more with the fallback's name, after the
-    /// warning line (stderr, before the screen is up) unless `warn` is false. The result, or
-    /// nil with the name of the entry last tried (nil: $TERM's) for `refusal`.
+    /// warning line (stderr, before the screen is up) unless `warn` is false. The result, or a
+    /// failure naming the entry last tried (nil: $TERM's) for `refusal`.
     static func start<T>(_ type: String? = nil, warn: Bool = true,
                          _ body: (String?) -> T?) -> Result<T, Failure> {
         if let type { return body(type).map { .success($0) } ?? .failure(Failure(type: type)) }

@@ -221,7 +221,7 @@ typedef struct animplay_png_header {
 } animplay_png_header;
 
 /* Reads the header, checks the size the caller expects, and asks libpng for 8-bit RGB(A) or grey
- * rows (palettes expanded, tRNS to alpha, 16 bits scaled). It longjmps on errors: call it after
+ * rows (palettes expanded, tRNS to alpha, 16 bits to their high byte). It longjmps on errors: call it after
  * the caller's setjmp. */
 static animplay_png_header animplay_png_read_header(png_structp png, png_infop info, uint32_t width, uint32_t height) {
     png_read_info(png, info);
@@ -233,7 +233,9 @@ static animplay_png_header animplay_png_read_header(png_structp png, png_infop i
     if (hd.ctype == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (hd.ctype == PNG_COLOR_TYPE_GRAY && hd.depth < 8) png_set_expand_gray_1_2_4_to_8(png);
     if (hd.has_trns) png_set_tRNS_to_alpha(png);
-    if (hd.depth == 16) png_set_scale_16(png);
+    /* 16-bit samples keep their high byte, as Chromium shows them (not v * 255 / 65535 rounded,
+     * which is one higher for about half of all values); tRNS is matched on all 16 bits first. */
+    if (hd.depth == 16) png_set_strip_16(png);
     return hd;
 }
 

@@ -15,7 +15,7 @@
     X(png_set_benign_errors) X(png_set_check_for_invalid_index) X(png_set_compression_level) \
     X(png_set_crc_action) X(png_set_expand_gray_1_2_4_to_8) X(png_set_filter) \
     X(png_set_gray_to_rgb) X(png_set_interlace_handling) X(png_set_option) \
-    X(png_set_palette_to_rgb) X(png_set_read_fn) X(png_set_scale_16) X(png_set_tRNS_to_alpha) \
+    X(png_set_palette_to_rgb) X(png_set_read_fn) X(png_set_strip_16) X(png_set_tRNS_to_alpha) \
     X(png_set_user_limits) X(png_set_write_fn) X(png_write_end) X(png_write_info) \
     X(png_write_row)
 
@@ -53,7 +53,7 @@ ANIMPLAY_PNG_FUNCTIONS(ANIMPLAY_PNG_POINTER)
 #define png_set_option (*p_png_set_option)
 #define png_set_palette_to_rgb (*p_png_set_palette_to_rgb)
 #define png_set_read_fn (*p_png_set_read_fn)
-#define png_set_scale_16 (*p_png_set_scale_16)
+#define png_set_strip_16 (*p_png_set_strip_16)
 #define png_set_tRNS_to_alpha (*p_png_set_tRNS_to_alpha)
 #define png_set_user_limits (*p_png_set_user_limits)
 #define png_set_write_fn (*p_png_set_write_fn)

@@ -7,17 +7,22 @@ def _chunk(kind, data):
     return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
-def write_apng(path, w, h, frames, delay_ms=100, plays=0, over=False):
-    """frames: lists of w*h (r, g, b, a) tuples. over: frames after the first blend OVER the
-    canvas (blend_op 1) instead of replacing it."""
+def write_apng(path, w, h, frames, delay_ms=100, plays=0, over=False, depth=8, colour_type=6, trns=None):
+    """frames: lists of w*h pixels, each a tuple of the colour type's samples ((r, g, b, a) for
+    the default, 6; (grey,) for 0), of `depth` bits (8 or 16). over: frames after the first
+    blend OVER the canvas (blend_op 1) instead of replacing it. trns: a tRNS chunk's payload."""
+    sample = 'B' if depth == 8 else '>H'
     def raw(f):
         rows = bytearray()
         for y in range(h):
             rows.append(0)
             for p in f[y * w:(y + 1) * w]:
-                rows += bytes(p)
+                for v in p:
+                    rows += struct.pack(sample, v)
         return zlib.compress(bytes(rows))
-    out = b'\x89PNG\r\n\x1a\n' + _chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 6, 0, 0, 0))
+    out = b'\x89PNG\r\n\x1a\n' + _chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, depth, colour_type, 0, 0, 0))
+    if trns is not None:
+        out += _chunk(b'tRNS', trns)
     out += _chunk(b'acTL', struct.pack('>II', len(frames), plays))
     seq = 0
     for i, f in enumerate(frames):

@@ -1,7 +1,8 @@
 /// The step APNG and WebP share to put one frame on the canvas. A frame that replaces its
 /// rectangle is decoded straight into the canvas rows; any other is decoded into this reusable
-/// buffer and then combined with the canvas by the codec's own blend (APNG: exact OVER; WebP:
-/// libwebp's integer formula, as browsers), which is why the blend is a parameter.
+/// buffer and then combined with the canvas by the codec's own blend (APNG: OVER as Chromium
+/// computes it, in float; WebP: libwebp's integer formula, as browsers), which is why the blend
+/// is a parameter.
 ///
 /// The buffer remembers which frame it holds: drawing that frame again (a replay, or the first
 /// frame a decoder decoded while opening) blends it without decoding it again.

@@ -34,8 +34,8 @@ const char *animplay_png_load(void);
 void animplay_png_arena_release(animplay_png_arena *a);
 
 /* Decodes the PNG stream that `read` produces (its IHDR must say `width` x `height`) to 8-bit
- * RGBA with straight alpha: any colour type and bit depth, tRNS, Adam7; 16-bit samples are
- * rounded to 8 bits (v * 255 / 65535, to nearest); gamma is not applied. Row y is written to
+ * RGBA with straight alpha: any colour type and bit depth, tRNS, Adam7; 16-bit samples keep
+ * their high byte (v >> 8, as Chromium); gamma is not applied. Row y is written to
  * out + y * stride. Returns 0, or -1 with a message in `message` (128 bytes: also when libpng
  * cannot be loaded); rows written before an error keep their pixels.
  *

@@ -275,21 +275,54 @@ import Testing
         }
     }
 
-    @Test func framesAreClippedToTheScreen() throws {
+    /// The canvas grows to hold the first frame, as Chromium's does (encoders write too small a
+    /// screen, even 0×0, and browsers show the whole first frame); later frames are clipped.
+    @Test func theFirstFrameGrowsTheScreenAndLaterFramesAreClipped() throws {
         var w = GIFTestWriter(width: 8, height: 8, palette: Self.palette)
         w.image(x: 6, y: 6, width: 4, height: 4, pixels: solid(4, 4, 1))
         w.image(x: 20, y: 20, width: 4, height: 4, pixels: solid(4, 4, 2))
         w.trailer()
         let comp = try Compositor(decoder: open(w))
+        #expect(comp.info.width == 10 && comp.info.height == 10)
         let first = comp.frame(at: 0).snapshot()
         let c = comp.frame(at: 1)
-        #expect(c.width == 8 && c.height == 8)
+        #expect(c.width == 10 && c.height == 10)
         #expect(c.snapshot() == first)            // the second frame lies outside: nothing drawn
-        for y in 0..<8 {
-            for x in 0..<8 {
+        for y in 0..<10 {
+            for x in 0..<10 {
                 #expect(pixel(c, x, y) == (x >= 6 && y >= 6 ? Self.green : Self.clear))
             }
         }
+    }
+
+    /// A 0×0 screen (or one too narrow) is the first frame's size; with nothing to hold, it is
+    /// still refused; a first frame too far out for the limits is refused by them.
+    @Test func aScreenTooSmallForTheFirstFrame() throws {
+        var w = GIFTestWriter(width: 0, height: 0, palette: Self.palette)
+        w.image(x: 0, y: 0, width: 3, height: 2, pixels: solid(3, 2, 1))
+        w.trailer()
+        var d = try open(w)
+        #expect(d.info.width == 3 && d.info.height == 2)
+        let c = try Compositor(decoder: d).frame(at: 0)
+        #expect(pixel(c, 2, 1) == Self.green)
+
+        w = GIFTestWriter(width: 5, height: 0, palette: Self.palette)
+        w.image(x: 1, y: 2, width: 2, height: 2, pixels: solid(2, 2, 1))
+        w.trailer()
+        d = try open(w)
+        #expect(d.info.width == 5 && d.info.height == 4)
+
+        w = GIFTestWriter(width: 0, height: 0, palette: Self.palette)
+        w.image(x: 4, y: 4, width: 0, height: 0, pixels: [])
+        w.trailer()
+        #expect(throws: AnimatedError.invalid("canvas is 0x0")) { try open(w) }
+
+        w = GIFTestWriter(width: 8, height: 8, palette: Self.palette)
+        w.image(x: 65000, y: 65000, width: 4, height: 4, pixels: solid(4, 4, 1))
+        w.trailer()
+        var refusal: AnimatedError?
+        do { _ = try open(w) } catch { refusal = error as? AnimatedError }
+        #expect(isLimit(refusal), "\(String(describing: refusal))")     // 65004×65004 pixels
     }
 
     @Test func outOfPaletteIsOpaqueBlackAndTransparentIndexMaySitOutside() throws {

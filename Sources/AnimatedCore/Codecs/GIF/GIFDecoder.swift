@@ -12,8 +12,9 @@ import CGIF
 /// extra; only after a decoding error is the handle reopened.
 ///
 /// Policy (the corpus README): every image descriptor is a frame; the canvas is the logical
-/// screen, starts transparent and ignores the background colour; frames are clipped to it;
-/// transparent-index pixels and pixels the data does not supply leave the canvas unchanged.
+/// screen grown to hold the first frame (`canvasSize`), starts transparent and ignores the
+/// background colour; later frames are clipped to it; transparent-index pixels and pixels the
+/// data does not supply leave the canvas unchanged.
 ///
 /// On a growing source (`ByteSource.isGrowing`: a pipe, a download) the index covers the frames
 /// whose data is complete so far and `refresh()` extends it as bytes arrive; `info` is then
@@ -47,7 +48,8 @@ package final class GIFDecoder: AnimationDecoder {
         }
         guard head.count == 13 else { throw .invalid("file ends inside the GIF header") }
         let width = Int(head[6]) | Int(head[7]) << 8, height = Int(head[8]) | Int(head[9]) << 8
-        try options.limits.check(width: width, height: height)
+        // An empty screen is checked once the first frame has grown it (`canvasSize`).
+        try options.limits.check(width: max(width, 1), height: max(height, 1))
 
         input = GIFInput(source: source)
         let grows = source.isGrowing
@@ -60,13 +62,15 @@ package final class GIFDecoder: AnimationDecoder {
             if grows { throw .invalid("no complete frame yet") }
             throw .invalid(index.warnings.isEmpty ? "no frames" : "no frames (\(index.warnings[0]))")
         }
+        let canvas = Self.canvasSize(screenWidth: width, screenHeight: height, firstFrame: index.frames[0].rect)
+        try options.limits.check(width: canvas.width, height: canvas.height)
         entries = index.entries
         maxPixels = options.limits.maxPixels
         // Allocated only once nothing can throw: deinit does not run for a failed init.
         palette = GIFPalette()
         rowCapacity = max(index.maxImageWidth, 1)
         row = .allocate(capacity: rowCapacity)
-        info = AnimationInfo(format: .gif, width: width, height: height, frames: index.frames,
+        info = AnimationInfo(format: .gif, width: canvas.width, height: canvas.height, frames: index.frames,
                              plays: index.plays, warnings: index.warnings, timing: options.timing)
         info.provisional = grows
         if grows {
@@ -74,6 +78,15 @@ package final class GIFDecoder: AnimationDecoder {
         } else {
             handle = indexHandle      // reused by the first blend
         }
+    }
+
+    /// The canvas of a GIF: its logical screen, grown (right and down) to hold the first frame
+    /// when that frame reaches past it, as Chromium does (Wuffs, and Blink's GIF reader before
+    /// it): encoders that write a screen too small, even 0×0, are common enough that browsers
+    /// show the whole first frame. Later frames are clipped. An empty first frame grows nothing.
+    static func canvasSize(screenWidth: Int, screenHeight: Int, firstFrame r: FrameRect) -> (width: Int, height: Int) {
+        guard !r.isEmpty else { return (screenWidth, screenHeight) }
+        return (max(screenWidth, r.x + r.width), max(screenHeight, r.y + r.height))
     }
 
     /// Indexes the frames whose bytes arrived since the last call. True if `info` changed.

@@ -48,8 +48,9 @@ async function post(path, body) { await fetch(path, {method: 'POST', body}); }
         await f.copyTo(buf, opts);
         meta.list.push({format: opts.format || f.format, native: f.format, w: f.visibleRect.width, h: f.visibleRect.height,
                         duration: f.duration, rotation: f.rotation, flip: f.flip});
-        if (c.mime === 'image/jpeg') {
-          // A JPEG: what an <img> shows. ImageDecoder gives YUV planes with a rotation to apply, and
+        const planar = !['RGBA', 'RGBX', 'BGRA', 'BGRX'].includes(f.format);
+        if (c.mime === 'image/jpeg' || (c.mime === 'image/webp' && n === 1 && planar)) {
+          // A JPEG (or a lossy WebP still, which ImageDecoder also hands out as YUV planes): what an <img> shows. ImageDecoder gives YUV planes with a rotation to apply, and
           // converting those (copyTo) is not how a page draws a JPEG; createImageBitmap decodes it as
           // <img> does (libjpeg-turbo to RGB, EXIF orientation applied) and the 2D canvas reads it back.
           const bmp = await createImageBitmap(new Blob([data], {type: c.mime}),

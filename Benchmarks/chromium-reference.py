@@ -49,8 +49,9 @@ async function post(path, body) { await fetch(path, {method: 'POST', body}); }
         meta.list.push({format: opts.format || f.format, native: f.format, w: f.visibleRect.width, h: f.visibleRect.height,
                         duration: f.duration, rotation: f.rotation, flip: f.flip});
         const planar = !['RGBA', 'RGBX', 'BGRA', 'BGRX'].includes(f.format);
-        if (c.mime === 'image/jpeg' || (c.mime === 'image/webp' && n === 1 && planar)) {
-          // A JPEG (or a lossy WebP still, which ImageDecoder also hands out as YUV planes): what an <img> shows. ImageDecoder gives YUV planes with a rotation to apply, and
+        if (c.mime === 'image/jpeg' || (['image/webp', 'image/avif'].includes(c.mime) && n === 1 && planar)) {
+          // A JPEG (or a lossy WebP or opaque AVIF still, which ImageDecoder also hands out as YUV
+          // planes, converted by copyTo's own chroma upsampling): what an <img> shows. ImageDecoder gives YUV planes with a rotation to apply, and
           // converting those (copyTo) is not how a page draws a JPEG; createImageBitmap decodes it as
           // <img> does (libjpeg-turbo to RGB, EXIF orientation applied) and the 2D canvas reads it back.
           const bmp = await createImageBitmap(new Blob([data], {type: c.mime}),
@@ -249,7 +250,8 @@ def main():
             if info.returncode == 0 and len(theirs) >= 2:   # a still has no delays or plays that show
                 js = json.loads(info.stdout)
                 # WebCodecs gives the stored durations (µs) and the repetition count ('Infinity': forever).
-                delays = [f['delayMs'] for f in js['frames']][:len(theirs)]
+                # Whole milliseconds both sides: a 30 fps AVIF's 33.333 ms is 33333 µs in WebCodecs.
+                delays = [round(f['delayMs']) for f in js['frames']][:len(theirs)]
                 if [round(m['duration'] / 1000) if m['duration'] is not None else 0 for m in theirs] == delays:
                     t['same delays'] += 1
                 else:

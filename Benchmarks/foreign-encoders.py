@@ -9,9 +9,13 @@ loop count in headless Chromium's ImageDecoder with animplay's. The same seed ma
 files (with the same tools).
 
     apt-get install chromium apngasm gifsicle webp ffmpeg imagemagick
-    python3 Benchmarks/foreign-encoders.py [--seed 2] [--count 180] [--keep DIR]
+    python3 Benchmarks/foreign-encoders.py [--seed 2] [--count 180] [--keep DIR] [--convert]
+
+With --convert, each GIF, APNG and WebP is also converted by animplay to APNG and to lossless
+WebP, and Chromium shows each written file: its pictures over one play must be the source's
+(display delays, since a written file stores what a browser shows; WebP merges repeated frames).
 """
-import argparse, os, random, shutil, subprocess, sys, tempfile
+import argparse, json, os, random, shutil, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -61,7 +65,8 @@ def frames(r, d, n, w, h, alpha_ok, photo):
     return paths
 
 
-KINDS = ['im-gif', 'gifsicle', 'ffmpeg-gif', 'ffmpeg-apng', 'apngasm', 'img2webp', 'gif2webp', 'im-webp', 'ffmpeg-webp']
+KINDS = ['im-gif', 'gifsicle', 'ffmpeg-gif', 'ffmpeg-apng', 'apngasm', 'img2webp', 'gif2webp', 'im-webp', 'ffmpeg-webp',
+         'im-jpeg', 'avifenc']
 
 
 def make(out, seed, i):
@@ -145,6 +150,23 @@ def make(out, seed, i):
             sh('ffmpeg', '-v', 'error', '-y', '-framerate', str(r.choice([5, 10, 25])), '-i', pattern,
                '-c:v', 'libwebp_anim', '-lossless', r.choice(['0', '1']), '-loop', str(r.choice([0, 2])),
                '-pix_fmt', r.choice(['yuva420p', 'yuv420p', 'bgra']), name)
+        elif kind == 'im-jpeg':
+            name = os.path.join(out, f'{tag}-imjpeg.jpg')
+            args = [IM, fs[0], '-background', rgba(r, False), '-flatten', '-quality', str(r.choice([20, 75, 95, 100])),
+                    '-sampling-factor', r.choice(['4:2:0', '4:2:2', '4:4:4', '4:1:1', '4:4:0'])]
+            if r.random() < 0.4: args += ['-interlace', 'Plane']
+            if r.random() < 0.2: args += ['-colorspace', r.choice(['Gray', 'CMYK'])]
+            if r.random() < 0.4: args += ['-orient', r.choice(['TopLeft', 'TopRight', 'BottomRight', 'BottomLeft',
+                                                            'LeftTop', 'RightTop', 'RightBottom', 'LeftBottom'])]
+            sh(*args, name)
+        elif kind == 'avifenc':
+            name = os.path.join(out, f'{tag}-avifenc.avif')
+            # 8-bit: 10/12-bit frames are shown at 8 bits, where Chromium's conversion is not matched (README).
+            args = ['avifenc', '-s', '10', '-d', '8', '-y', r.choice(['444', '420', '422', '400']), '--min', '0',
+                    '--max', str(r.choice([0, 20, 63])), '--timescale', str(r.choice([10, 30, 1000])), '-j', '1']
+            # --duration applies to the files after it: one for all.
+            args += ['--duration', str(r.choice([1, 3, 100]))]
+            sh(*args, *fs[:r.randrange(1, 5)], name)
         return name
     except RuntimeError as e:
         print(f'case {i} ({kind}) not made: {str(e)[-200:]}', file=sys.stderr)
@@ -153,12 +175,98 @@ def make(out, seed, i):
         shutil.rmtree(d, ignore_errors=True)
 
 
+def convert_check(files, animplay, work):
+    """Each file converted by animplay to APNG and to lossless WebP, the written file shown by
+    Chromium against animplay's frames of the source, as pictures over one play (display
+    delays: a written file stores what a browser shows, and WebP merges repeated frames), and
+    the loop count. Prints the files that differ; the number of those."""
+    cr = reference_module()
+    cases = []
+    for f in files:
+        if f.endswith(('.jpg', '.avif')):
+            continue
+        base = os.path.splitext(os.path.basename(f))[0]
+        for ext, extra in (('png', []), ('webp', ['--lossless'])):
+            out = os.path.join(work, f'{base}-to{ext}.{ext}')
+            p = subprocess.run([animplay, 'convert', f, '-o', out] + extra, capture_output=True, text=True)
+            if p.returncode:
+                print(f'{f}: convert to {ext} failed: {p.stderr.strip()[:200]}')
+                continue
+            cases.append((f, out))
+    chrome = os.path.join(work, 'chromium')
+    cr.chromium_frames([cr.file_case(o) for _, o in cases], chrome, 600)
+    bad = 0
+    for src, out in cases:
+        cid = os.path.splitext(os.path.basename(out))[0]
+        meta = json.load(open(os.path.join(chrome, cid, 'meta.json')))
+        theirs = [m for m in meta.get('list', []) if 'error' not in m]
+        d = os.path.join(work, 'ours', cid)
+        subprocess.run([animplay, 'dump', src, '-o', d, '--format', 'pam'], capture_output=True)
+        info = json.loads(subprocess.run([animplay, 'info', src, '--json'], capture_output=True, text=True).stdout)
+        notes = compare_over_time(cr, info, [cr.read_pam(os.path.join(d, n)) for n in sorted(os.listdir(d))],
+                                  theirs, os.path.join(chrome, cid))
+        if len(theirs) >= 2:
+            rep = meta.get('repetitionCount')
+            plays = 0 if rep == 'Infinity' else int(rep) + 1
+            if plays != info['plays']:
+                notes.append(f"plays {info['plays']} vs {plays}")
+        if notes:
+            bad += 1
+            print(f"{cid}: {'; '.join(notes)}")
+    print(f'convert: {len(cases) - bad} of {len(cases)} written files (APNG, lossless WebP) show the source in Chromium')
+    return bad
+
+
+def compare_over_time(cr, info, source, theirs, chrome_dir):
+    """Differences between the source's frames (display delays from `info`) and Chromium's of
+    the written file, sampled in the middle of every stretch between two frames' ends."""
+    disp = [f['displayMs'] for f in info['frames']]
+    written, times = [], []
+    for i, m in enumerate(theirs):
+        raw = open(os.path.join(chrome_dir, f'{i}.raw'), 'rb').read()
+        written.append((m['w'], m['h'], cr.to_rgba(raw[:m['w'] * m['h'] * 4], m['format'])))
+        ms = m['duration'] / 1000 if m['duration'] is not None else 0
+        times.append(100 if ms <= 10 else ms)          # the browser rule, as `displayMs`
+    if len(theirs) <= 1:
+        times = [sum(disp)]
+    ends = lambda ds: [sum(ds[:k + 1]) for k in range(len(ds))]
+    se, oe = ends(disp), ends(times)
+    notes = []
+    if abs(se[-1] - oe[-1]) > 1:
+        notes.append(f'one play {se[-1]} vs {oe[-1]} ms')
+    at = lambda e, t: next((k for k, x in enumerate(e) if t < x), len(e) - 1)
+    bounds = sorted(set([0.0] + se + oe))
+    for a, b in zip(bounds, bounds[1:]):
+        t = (a + b) / 2
+        i, j = at(se, t), at(oe, t)
+        (w1, h1, p1), (w2, h2, p2) = source[i], written[j]
+        if (w1, h1) != (w2, h2):
+            notes.append(f'{t:.0f} ms: size {w1}x{h1} vs {w2}x{h2}')
+            break
+        differ, worst = cr.compare(p1, p2)
+        if differ:
+            notes.append(f'{t:.0f} ms (source frame {i}, written frame {j}): {differ} px differ, max {worst}')
+            break
+    return notes
+
+
+def reference_module():
+    """Benchmarks/chromium-reference.py as a module (its Chromium runner and comparisons)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location('chromium_reference', os.path.join(HERE, 'chromium-reference.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--seed', type=int, default=2)
     ap.add_argument('--count', type=int, default=180)
     ap.add_argument('--animplay', default=os.path.join(ROOT, '.build', 'release', 'animplay'))
     ap.add_argument('--keep', help='write the files here (kept) instead of a temporary folder')
+    ap.add_argument('--convert', action='store_true',
+                    help='also convert each file to APNG and lossless WebP and check the written files in Chromium')
     a = ap.parse_args()
     out = a.keep or tempfile.mkdtemp(prefix='animplay-foreign-')
     os.makedirs(out, exist_ok=True)
@@ -168,7 +276,12 @@ def main():
         args = [sys.executable, os.path.join(HERE, 'chromium-reference.py'), '--animplay', a.animplay]
         for f in files:
             args += ['--file', f]
-        sys.exit(subprocess.run(args).returncode)
+        status = subprocess.run(args).returncode
+        if a.convert:
+            work = os.path.join(out, 'converted')
+            os.makedirs(work, exist_ok=True)
+            status = status or (1 if convert_check(files, a.animplay, work) else 0)
+        sys.exit(status)
     finally:
         if not a.keep:
             shutil.rmtree(out, ignore_errors=True)

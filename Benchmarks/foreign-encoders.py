@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Animations from other encoders, shown by Chromium and by animplay: seeded random frames
-(1x1 to 160x120, 1-10 frames, partly transparent shapes, plasma photos, offsets, every
-disposal) are encoded by ImageMagick (GIF, WebP), gifsicle (-O1..-O3, --lossy, --colors,
---interlace, disposals), ffmpeg (GIF with palettegen/paletteuse and transdiff, APNG in eight
-pixel formats up to 16 bits, WebP), apngasm, img2webp (lossy, lossless, mixed) and gif2webp;
-then Benchmarks/chromium-reference.py --file compares every file's frames, stored delays and
-loop count in headless Chromium's ImageDecoder with animplay's. The same seed makes the same
-files (with the same tools).
+"""Animations and stills from other encoders, shown by Chromium and by animplay: seeded random
+frames (1x1 to 160x120, 1-10 frames, partly transparent shapes, plasma photos, offsets, every
+disposal) are encoded by ImageMagick (GIF, WebP; PNG stills of every colour type and depth,
+interlaced; JPEG of every subsampling, progressive, grey, CMYK, with EXIF orientations), gifsicle
+(-O1..-O3, --lossy, --colors, --interlace, disposals), ffmpeg (GIF with palettegen/paletteuse and
+transdiff, APNG in eight pixel formats up to 16 bits, WebP), apngasm, img2webp (lossy, lossless,
+mixed), gif2webp, cwebp (lossy with every alpha option, lossless, near-lossless) and avifenc
+(8-bit stills and sequences); then Benchmarks/chromium-reference.py --file compares every file's
+frames, stored delays and loop count in headless Chromium (ImageDecoder; stills that it hands
+out as YUV planes as <img> draws them) with animplay's. The same seed makes the same files
+(with the same tools).
 
     apt-get install chromium apngasm gifsicle webp ffmpeg imagemagick
     python3 Benchmarks/foreign-encoders.py [--seed 2] [--count 180] [--keep DIR] [--convert]
@@ -66,7 +69,7 @@ def frames(r, d, n, w, h, alpha_ok, photo):
 
 
 KINDS = ['im-gif', 'gifsicle', 'ffmpeg-gif', 'ffmpeg-apng', 'apngasm', 'img2webp', 'gif2webp', 'im-webp', 'ffmpeg-webp',
-         'im-jpeg', 'avifenc']
+         'im-jpeg', 'avifenc', 'im-png', 'cwebp']
 
 
 def make(out, seed, i):
@@ -167,6 +170,27 @@ def make(out, seed, i):
             # --duration applies to the files after it: one for all.
             args += ['--duration', str(r.choice([1, 3, 100]))]
             sh(*args, *fs[:r.randrange(1, 5)], name)
+        elif kind == 'im-png':
+            name = os.path.join(out, f'{tag}-impng.png')
+            args = [IM, fs[0]]
+            if r.random() < 0.5: args += ['-interlace', 'PNG']
+            ct = r.choice(['0', '2', '3', '4', '6', None])
+            if ct: args += ['-define', 'png:color-type=' + ct]
+            if ct in ('0', '2', '4', '6'): args += ['-define', 'png:bit-depth=' + r.choice(['8', '16'])]
+            if r.random() < 0.3: args += ['-colors', str(r.choice([2, 4, 16, 200]))]
+            sh(*args, name)
+        elif kind == 'cwebp':
+            name = os.path.join(out, f'{tag}-cwebp.webp')
+            args = ['cwebp', '-quiet']
+            if r.random() < 0.3:
+                args += r.choice([['-lossless'], ['-near_lossless', str(r.choice([0, 40, 80]))], ['-z', '6']])
+            else:
+                args += ['-q', str(r.choice([5, 50, 90])), '-alpha_q', str(r.choice([0, 30, 100])),
+                         '-alpha_filter', r.choice(['none', 'fast', 'best']), '-alpha_method', r.choice(['0', '1']),
+                         '-f', str(r.choice([0, 60, 100])), '-segments', str(r.choice([1, 4]))]
+                if r.random() < 0.3: args += ['-sharp_yuv']
+            if r.random() < 0.3: args += ['-exact']
+            sh(*args, fs[0], '-o', name)
         return name
     except RuntimeError as e:
         print(f'case {i} ({kind}) not made: {str(e)[-200:]}', file=sys.stderr)

@@ -11,14 +11,12 @@ def write_apng(path, w, h, frames, delay_ms=100, plays=0, over=False, depth=8, c
     """frames: lists of w*h pixels, each a tuple of the colour type's samples ((r, g, b, a) for
     the default, 6; (grey,) for 0), of `depth` bits (8 or 16). over: frames after the first
     blend OVER the canvas (blend_op 1) instead of replacing it. trns: a tRNS chunk's payload."""
-    sample = 'B' if depth == 8 else '>H'
     def raw(f):
         rows = bytearray()
         for y in range(h):
             rows.append(0)
             for p in f[y * w:(y + 1) * w]:
-                for v in p:
-                    rows += struct.pack(sample, v)
+                rows += bytes(p) if depth == 8 else struct.pack('>' + 'H' * len(p), *p)
         return zlib.compress(bytes(rows))
     out = b'\x89PNG\r\n\x1a\n' + _chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, depth, colour_type, 0, 0, 0))
     if trns is not None:

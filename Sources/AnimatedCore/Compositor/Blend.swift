@@ -38,8 +38,8 @@ enum Blend {
     /// it: 2 122 698 of the 4 227 858 432 channel cases, every s, d, sa 1–254, da 1–255). Over
     /// all those cases the two formulas differ on 215 841, every one within 5.9e-5 of a half,
     /// and the alpha never; the integer result outside the band equals the float one on every
-    /// case (both checked exhaustively). Cost: 5.7 ns a pixel, as the integer formula alone
-    /// (the float pipeline everywhere took 16).
+    /// case (both checked exhaustively). Cost, on random pairs in a micro-benchmark: 5.7 ns a
+    /// pixel, the integer formula alone 5.6, the float pipeline on every pixel 16.
     @inline(__always)
     static func overPixel(_ s: UnsafePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>, sa: Int, da: Int) {
         let dw = da &* (255 &- sa)             // destination weight, scaled by 255
@@ -62,7 +62,7 @@ enum Blend {
     /// random pairs and 1024 near-halves (`BrowserReferenceTests`). The same on every machine:
     /// `fused` is exact without an FMA instruction, and neither it nor `unorm` calls libm.
     /// Never inlined: inlined, its float work was hoisted out of `overPixel`'s rare branch and
-    /// done for every pixel (8.6 ns a pixel instead of 5.5).
+    /// done for every pixel (a file of partly transparent layers: 8.6 ns a pixel instead of 5.5).
     @inline(never)
     static func chromiumChannel(_ s: Int, _ d: Int, sa: Int, da: Int) -> UInt8 {
         let k: Float = 1 / 255

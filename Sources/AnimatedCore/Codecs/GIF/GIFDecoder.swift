@@ -82,8 +82,8 @@ package final class GIFDecoder: AnimationDecoder {
 
     /// The canvas of a GIF: its logical screen, grown (right and down) to hold the first frame
     /// when that frame reaches past it, as Chromium does (Wuffs, and Blink's GIF reader before
-    /// it): encoders that write a screen too small, even 0×0, are common enough that browsers
-    /// show the whole first frame. Later frames are clipped. An empty first frame grows nothing.
+    /// it): some encoders write too small a screen, even 0×0, and browsers show the whole first
+    /// frame of such files. Later frames are clipped. An empty first frame grows nothing.
     static func canvasSize(screenWidth: Int, screenHeight: Int, firstFrame r: FrameRect) -> (width: Int, height: Int) {
         guard !r.isEmpty else { return (screenWidth, screenHeight) }
         return (max(screenWidth, r.x + r.width), max(screenHeight, r.y + r.height))

@@ -456,12 +456,24 @@ private func twoFrameAPNG(_ mutate: (inout [[UInt8]]) -> Void = { _ in }) -> [UI
         expectError(Array(full[0..<(idatStart + 20)])) {
             $0.kind == .invalid
         }
-        // Cut inside the second frame's fdAT: frame 0 only, with a warning.
+        // Cut inside the second frame's fdAT: that frame shows the rows that arrived (as in
+        // Chromium: Tests/Fixtures/browser/apng-cut-*), over what was under it (it blends OVER).
         let d = try open(Array(full[0..<(full.count - 12 - 10)]))
         #expect(d.info.format == .apng)
-        #expect(d.info.frameCount == 1)
-        #expect(d.info.warnings.contains { $0.contains("truncated") })
-        #expect(try frames(d)[0] == Array(Array(repeating: green, count: 16).joined()))
+        #expect(d.info.frameCount == 2)
+        #expect(d.info.warnings.contains { $0.contains("truncated") && $0.contains("rows that arrived") })
+        let shown = try frames(d)
+        #expect(shown[0] == Array(Array(repeating: green, count: 16).joined()))
+        var arrived = true
+        for y in 0..<4 {
+            for x in 0..<4 where !(1...2).contains(x) || !(1...2).contains(y) {
+                #expect(pixel(shown[1], x, y, width: 4) == green)
+            }
+            guard (1...2).contains(y) else { continue }
+            let row = [pixel(shown[1], 1, y, width: 4), pixel(shown[1], 2, y, width: 4)]
+            #expect(row == [red, red] && arrived || row == [green, green], "row \(y): \(row)")
+            arrived = row == [red, red]
+        }
         // Only IEND missing: everything is there.
         let e = try open(Array(full[0..<(full.count - 12)]))
         #expect(e.info.frameCount == 2)

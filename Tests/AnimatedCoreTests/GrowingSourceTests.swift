@@ -181,6 +181,26 @@ import Testing
         }
     }
 
+    /// A download that ends inside a frame's data: while it grows that frame is not shown
+    /// (the rest is coming); once it has ended, the frame shows the rows that arrived, as the
+    /// same bytes from a file do.
+    @Test func apngCutInsideAFrameShowsItOnlyOnceTheDownloadHasEnded() throws {
+        let file = try ByteSource(path: Corpus.fixtures + "/browser/apng-cut-source.png")
+        let fromFile = try APNGDecoder(source: file, options: DecodeOptions())
+        #expect(fromFile.info.frameCount == 2 && fromFile.info.warnings.contains { $0.contains("rows that arrived") })
+        let spool = SpoolBuffer(name: "apng-cut")
+        try spool.append(try file.allBytes())
+        let decoder = try APNGDecoder(source: ByteSource(spool: spool), options: DecodeOptions())
+        decoder.refreshStep = 1
+        #expect(decoder.info.provisional && decoder.info.frameCount == 1 && decoder.info.warnings.isEmpty)
+        spool.finish()
+        _ = try decoder.refresh()
+        #expect(!decoder.info.provisional && decoder.info.frameCount == 2)
+        let a = try Compositor(decoder: decoder), b = try Compositor(decoder: fromFile)
+        #expect(Array(a.frame(at: 1).pixels) == Array(b.frame(at: 1).pixels))
+        #expect(a.problems.isEmpty)
+    }
+
     @Test func stillPNGWaitsForTheWholeFile() throws {
         var w = [UInt8]()
         var path = #filePath

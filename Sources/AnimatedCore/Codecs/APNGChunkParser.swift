@@ -18,6 +18,9 @@ struct PNGDataSegment: Sendable {
     /// The chunk's data length (for fdAT including the 4-byte sequence number).
     var length: Int
     var isFrameData: Bool
+    /// The file ends inside this chunk: `length` counts the bytes that arrived, and there is no
+    /// CRC to check.
+    var isCut = false
 
     /// Bytes of zlib data in the chunk.
     var payloadLength: Int { isFrameData ? length - 4 : length }
@@ -55,6 +58,9 @@ struct APNGChunkIndex: Sendable {
     var warnings: [String] = []
     /// Any acTL, fcTL or fdAT seen.
     var hasAnimationChunks = false
+    /// The file ends inside the last frame's data, which is kept (`parse`'s `keepPartialFrame`):
+    /// it shows the rows that arrived.
+    var lastFrameIsPartial = false
 
     var hasTransparency: Bool { header.hasAlphaChannel || transparency != nil }
 }
@@ -68,10 +74,13 @@ struct APNGChunkIndex: Sendable {
 enum APNGChunkParser {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    static func parse(_ source: ByteSource, limits: DecodeLimits) throws(AnimatedError) -> APNGChunkIndex {
+    /// `keepPartialFrame`: when the file ends inside a frame's data after its first frame, keep
+    /// that frame with the data that arrived (a file that will not grow), as Chromium shows it.
+    static func parse(_ source: ByteSource, limits: DecodeLimits, keepPartialFrame: Bool = false) throws(AnimatedError) -> APNGChunkIndex {
         guard try source.bytes(at: 0, length: 8) == signature else { throw .invalid("not a PNG signature") }
         let header = try readHeader(source, limits: limits)
         var state = ParseState(index: APNGChunkIndex(header: header), limits: limits)
+        state.keepPartialFrame = keepPartialFrame
         try state.scan(source, from: 8 + 25)
         try state.finish()
         return state.index
@@ -131,6 +140,9 @@ private struct ParseState {
     var sequenceProblem: String?
     var truncated = false
     var cutChunk: UInt32?             // type of the chunk the file ends inside, if any
+    var cutOffset = 0                 // where that chunk starts
+    var keepPartialFrame = false
+    var sourceCount = 0
 
     init(index: APNGChunkIndex, limits: DecodeLimits) {
         self.index = index; self.limits = limits
@@ -149,7 +161,7 @@ private struct ParseState {
                 truncated = true; cutChunk = type; break
             }
             let end = pos + 12 + length
-            guard end <= source.count else { truncated = true; cutChunk = type; break }
+            guard end <= source.count else { truncated = true; cutChunk = type; cutOffset = pos; sourceCount = source.count; break }
             if seenIDAT && type != ChunkType.IDAT { idatRunEnded = true }
             switch type {
             case ChunkType.IEND:
@@ -276,11 +288,26 @@ private struct ParseState {
         }
         let declared = Int(animation.frames)
         if truncated {
-            // Keep the frames that arrived whole; the one whose data was cut cannot be shown.
-            if let last = index.frames.last, !last.hasData || (cutChunk == ChunkType.fdAT && !last.isDefaultImage) {
+            // The frame the file ends in shows the rows that arrived, as in Chromium (their
+            // data up to the cut, with no CRC to check), when the file will not grow and the
+            // frame is not the first; otherwise only the frames that arrived whole are kept.
+            let cutPayload = sourceCount - (cutOffset + 12)
+            if keepPartialFrame, cutChunk == ChunkType.fdAT, cutPayload > 0, let last = index.frames.indices.last,
+               last > 0, !index.frames[last].isDefaultImage {
+                index.frames[last].segments.append(PNGDataSegment(chunkOffset: cutOffset, length: cutPayload + 4,
+                                                                  isFrameData: true, isCut: true))
+            }
+            if let last = index.frames.last, !last.hasData
+                || (cutChunk == ChunkType.fdAT && !last.isDefaultImage && !(keepPartialFrame && index.frames.count > 1)) {
                 index.frames.removeLast()
             }
-            index.warnings.append("file is truncated: \(index.frames.count) of \(declared) frames")
+            // Ended inside its data, or between chunks (where more of its data may have followed).
+            if keepPartialFrame, index.frames.count > 1, let last = index.frames.last, !last.isDefaultImage,
+               cutChunk == nil || cutChunk == ChunkType.fdAT {
+                index.lastFrameIsPartial = true
+            }
+            index.warnings.append("file is truncated: \(index.frames.count) of \(declared) frames"
+                                  + (index.lastFrameIsPartial ? "; the last shows the rows that arrived" : ""))
         } else if let last = index.frames.last, !last.hasData {
             problem("frame \(index.frames.count - 1) has no image data")
         }

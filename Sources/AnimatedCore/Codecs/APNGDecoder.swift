@@ -24,6 +24,8 @@ package final class APNGDecoder: AnimationDecoder {
         var rect: FrameRect
         var blend: BlendOp
         var segments: [PNGDataSegment]
+        /// The file ends inside this frame's data (`APNGChunkIndex.lastFrameIsPartial`).
+        var partial = false
     }
 
     private var plans: [FramePlan]
@@ -65,7 +67,9 @@ package final class APNGDecoder: AnimationDecoder {
             return
         }
         rowFactor = 1
-        let index = try APNGChunkParser.parse(source, limits: options.limits)
+        // A file that will not grow keeps a frame whose data it ends in (what is still coming
+        // is not truncation).
+        let index = try APNGChunkParser.parse(source, limits: options.limits, keepPartialFrame: !source.isGrowing)
         let header = index.header
         let pixels = PNGFrameDecoder(source: source, header: header, palette: index.palette,
                                      transparency: index.transparency)
@@ -76,15 +80,17 @@ package final class APNGDecoder: AnimationDecoder {
         var plays = 1
 
         if let animation = index.animation, index.animationProblems.isEmpty, !index.frames.isEmpty {
-            for f in index.frames {
+            for (k, f) in index.frames.enumerated() {
                 let rect = FrameRect(x: f.x, y: f.y, width: f.width, height: f.height)
                 let blend: BlendOp = f.blendOp == 1 ? .over : .source
+                let partial = index.lastFrameIsPartial && k == index.frames.count - 1
                 plans.append(FramePlan(rect: rect, blend: blend,
-                                       segments: f.isDefaultImage ? index.defaultImage : f.segments))
+                                       segments: f.isDefaultImage ? index.defaultImage : f.segments, partial: partial))
                 let den = f.delayDenominator == 0 ? 100 : Double(f.delayDenominator)
+                // Rows the data never reached leave what was under them (or nothing).
                 frames.append(FrameInfo(rect: rect, delayMs: Double(f.delayNumerator) * 1000 / den,
                                         dispose: [.none, .background, .previous][Int(f.disposeOp)],
-                                        blend: blend, hasAlpha: index.hasTransparency))
+                                        blend: blend, hasAlpha: index.hasTransparency || partial))
             }
             plays = Int(animation.plays)
             do {
@@ -191,11 +197,22 @@ package final class APNGDecoder: AnimationDecoder {
         let plan = plans[index]
         let r = plan.rect
         let inside = r.x >= 0 && r.y >= 0 && r.x + r.width <= canvas.width && r.y + r.height <= canvas.height
+        let direct = inside && (plan.blend == .source || !hasTransparency)
+        // A partial frame, as Chromium shows it: the rows its data reaches; below them, in a
+        // frame that replaces the whole canvas (or starts from an empty one), nothing, and in
+        // any other what was under the frame (in the buffer: transparent rows, which blending
+        // leaves the canvas unchanged under).
+        let f = info.frames[index]
+        let clearFirst = !direct || f.keyframe || (f.rect.covers(width: canvas.width, height: canvas.height) && f.blend == .source)
         do {
-            try scratch.draw(index, rect: r, onto: canvas, direct: inside && (plan.blend == .source || !hasTransparency),
+            try scratch.draw(index, rect: r, onto: canvas, direct: direct,
                              decode: { (into, stride) throws(AnimatedError) in
-                                 try pixels.decode(width: r.width, height: r.height, segments: plan.segments,
-                                                   into: into, stride: stride)
+                                 guard plan.partial else {
+                                     try pixels.decode(width: r.width, height: r.height, segments: plan.segments,
+                                                       into: into, stride: stride)
+                                     return
+                                 }
+                                 try Self.decodePartial(plan, with: pixels, into: into, stride: stride, clearFirst: clearFirst)
                              },
                              blend: { Blend.image($0, width: r.width, height: r.height, srcStride: r.width * 4,
                                                   at: r.x, r.y, onto: canvas, op: plan.blend) })
@@ -210,6 +227,22 @@ package final class APNGDecoder: AnimationDecoder {
         let r = plan.rect
         try scratch.load(index, rect: r) { (into, stride) throws(AnimatedError) in
             try pixels.decode(width: r.width, height: r.height, segments: plan.segments, into: into, stride: stride)
+        }
+    }
+
+    /// Decodes a partial frame (`FramePlan.partial`) into rows `stride` bytes apart: the rows
+    /// its data completes, over transparent rows when `clearFirst`. The data's end is not an
+    /// error (the warning says the file is truncated); a broken frame still is.
+    private static func decodePartial(_ plan: FramePlan, with pixels: PNGFrameDecoder, into: UnsafeMutablePointer<UInt8>,
+                                      stride: Int, clearFirst: Bool) throws(AnimatedError) {
+        let r = plan.rect
+        if clearFirst {
+            for y in 0..<r.height { (into + y * stride).update(repeating: 0, count: r.width * 4) }
+        }
+        do {
+            try pixels.decode(width: r.width, height: r.height, segments: plan.segments, into: into, stride: stride)
+        } catch where error.message.contains("Not enough image data") {
+            return
         }
     }
 }

@@ -186,6 +186,9 @@ final class PNGFrameDecoder {
     /// Compares the CRC stored after the current segment's data with the one computed.
     private func finishPayload() -> String? {
         let seg = segments[segment]
+        // A chunk the file ends inside has no CRC: its data goes to libpng as it is, which
+        // then decodes the rows it completes and stops at IEND ("not enough image data").
+        if seg.isCut { phase = .trailer; offset = 0; return nil }
         if let e = readSmall(at: seg.chunkOffset + 8 + seg.length, count: 4) { return e }
         let stored = UInt32(small[8]) << 24 | UInt32(small[9]) << 16 | UInt32(small[10]) << 8 | UInt32(small[11])
         guard stored == crc else {

@@ -9,7 +9,8 @@ import Testing
 /// for inputs where two formulas part by their roundings: partly transparent layers that pile
 /// up, OVER pairs whose exact result lies a hair from a half (Chromium blends APNG in float,
 /// `Blend.overPixel`; animated WebP with libwebp's integer formula), and 16-bit samples
-/// (Chromium keeps their high byte). Ours must equal Chromium's, frame by frame.
+/// (Chromium keeps their high byte); and files cut inside a frame's data (Chromium shows the
+/// rows that arrived). Ours must equal Chromium's, frame by frame.
 @Suite struct BrowserReferenceTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let id: String, input: String
@@ -22,6 +23,10 @@ import Testing
         Case(id: "apng-over-near-halves", input: "browser/apng-over-near-halves.png"),  // OVER at a half
         Case(id: "apng-16bit-over", input: "browser/apng-16bit-over.png"),       // 16-bit RGBA, 5 OVER layers
         Case(id: "apng-16bit-grey-trns", input: "browser/apng-16bit-grey-trns.png"),  // 16-bit grey, tRNS
+        Case(id: "apng-cut-source", input: "browser/apng-cut-source.png"),       // cut in frame 1 (replaces all)
+        Case(id: "apng-cut-over", input: "browser/apng-cut-over.png"),           // cut in frame 1 (OVER)
+        Case(id: "apng-cut-subrect", input: "browser/apng-cut-subrect.png"),     // cut in frame 1 (a rectangle)
+        Case(id: "gif-cut-opaque", input: "browser/gif-cut-opaque.gif"),         // cut in frame 1 (opaque, whole)
     ]
 
     @Test(arguments: cases)

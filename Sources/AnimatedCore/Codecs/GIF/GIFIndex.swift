@@ -126,8 +126,11 @@ struct GIFIndex {
                 let rect = FrameRect(x: Int(image.Left), y: Int(image.Top),
                                      width: Int(image.Width), height: Int(image.Height))
                 // Pixels can stay unchanged where the index is transparent, and where the data
-                // stops early (only certain when the data is cut off or cannot be decoded).
-                let hasAlpha = c.transparent >= 0 || !complete || wideCodeSize > 11
+                // cannot be decoded at all. Not where a file ends inside the data: a frame that
+                // covers the screen without a transparent index is decoded alone there too, the
+                // rest transparent (`Compositor.draw`), as Chromium shows it (Wuffs' frame is
+                // independent of the one before whatever its data holds).
+                let hasAlpha = c.transparent >= 0 || wideCodeSize > 11
                 frames.append(FrameInfo(rect: rect, delayMs: c.delayMs, dispose: c.dispose,
                                         blend: .over, hasAlpha: hasAlpha))
                 entries.append(GIFFrameEntry(offset: recordStart, transparent: c.transparent,

@@ -12,7 +12,7 @@ out as YUV planes as <img> draws them) with animplay's. The same seed makes the 
 (with the same tools).
 
     apt-get install chromium apngasm gifsicle webp ffmpeg imagemagick
-    python3 Benchmarks/foreign-encoders.py [--seed 2] [--count 180] [--keep DIR] [--convert]
+    python3 Benchmarks/foreign-encoders.py [--seed 2] [--count 180] [--keep DIR] [--convert | --truncate]
 
 With --convert, each GIF, APNG and WebP is also converted by animplay to APNG and to lossless
 WebP, and Chromium shows each written file: its pictures over one play must be the source's
@@ -283,12 +283,35 @@ def reference_module():
     return module
 
 
+def cut_copies(files, out, seed):
+    """Each GIF and APNG of more than one frame's worth of bytes cut at a seeded 50, 80 or 95 %
+    of its length: what a browser shows of a download that failed. (Chromium's ImageDecoder
+    refuses a cut WebP, JPEG, AVIF or still PNG whole, so those are left out.)"""
+    r = random.Random(seed)
+    cut = []
+    for f in files:
+        if not f.endswith(('.gif', '.png')) or os.path.getsize(f) < 2000:
+            continue
+        data = open(f, 'rb').read()
+        if f.endswith('.png') and b'acTL' not in data:
+            continue
+        n = int(len(data) * r.choice([0.5, 0.8, 0.95]))
+        base, ext = os.path.splitext(os.path.basename(f))
+        path = os.path.join(out, f'{base}-cut{n}{ext}')
+        with open(path, 'wb') as fh:
+            fh.write(data[:n])
+        cut.append(path)
+    return cut
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--seed', type=int, default=2)
     ap.add_argument('--count', type=int, default=180)
     ap.add_argument('--animplay', default=os.path.join(ROOT, '.build', 'release', 'animplay'))
     ap.add_argument('--keep', help='write the files here (kept) instead of a temporary folder')
+    ap.add_argument('--truncate', action='store_true',
+                    help='compare copies of the GIF and APNG files cut short (a failed download) instead')
     ap.add_argument('--convert', action='store_true',
                     help='also convert each file to APNG and lossless WebP and check the written files in Chromium')
     a = ap.parse_args()
@@ -297,6 +320,9 @@ def main():
     try:
         files = [f for f in (make(out, a.seed, i) for i in range(a.count)) if f]
         print(f'{len(files)} files made (seed {a.seed})', file=sys.stderr)
+        if a.truncate:
+            files = cut_copies(files, out, a.seed)
+            print(f'{len(files)} cut copies', file=sys.stderr)
         args = [sys.executable, os.path.join(HERE, 'chromium-reference.py'), '--animplay', a.animplay]
         for f in files:
             args += ['--file', f]

@@ -474,6 +474,11 @@ private func twoFrameAPNG(_ mutate: (inout [[UInt8]]) -> Void = { _ in }) -> [UI
             #expect(row == [red, red] && arrived || row == [green, green], "row \(y): \(row)")
             arrived = row == [red, red]
         }
+        // Cut inside the second frame's CRC: all its data is there, and it is whole (the CRC's
+        // bytes are not taken for data).
+        let inCRC = try open(Array(full[0..<(full.count - 12 - 2)]))
+        #expect(inCRC.info.frameCount == 2)
+        #expect(try frames(inCRC)[1] == frames(open(full))[1])
         // Only IEND missing: everything is there.
         let e = try open(Array(full[0..<(full.count - 12)]))
         #expect(e.info.frameCount == 2)

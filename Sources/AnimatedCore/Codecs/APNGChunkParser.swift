@@ -140,7 +140,7 @@ private struct ParseState {
     var sequenceProblem: String?
     var truncated = false
     var cutChunk: UInt32?             // type of the chunk the file ends inside, if any
-    var cutOffset = 0                 // where that chunk starts
+    var cutOffset = 0, cutLength = 0  // where that chunk starts, and the length it declares
     var keepPartialFrame = false
     var sourceCount = 0
 
@@ -161,7 +161,10 @@ private struct ParseState {
                 truncated = true; cutChunk = type; break
             }
             let end = pos + 12 + length
-            guard end <= source.count else { truncated = true; cutChunk = type; cutOffset = pos; sourceCount = source.count; break }
+            guard end <= source.count else {
+                truncated = true; cutChunk = type; cutOffset = pos; cutLength = length; sourceCount = source.count
+                break
+            }
             if seenIDAT && type != ChunkType.IDAT { idatRunEnded = true }
             switch type {
             case ChunkType.IEND:
@@ -291,7 +294,8 @@ private struct ParseState {
             // The frame the file ends in shows the rows that arrived, as in Chromium (their
             // data up to the cut, with no CRC to check), when the file will not grow and the
             // frame is not the first; otherwise only the frames that arrived whole are kept.
-            let cutPayload = sourceCount - (cutOffset + 12)
+            // (A cut inside the CRC leaves all the data: the CRC is not data.)
+            let cutPayload = min(cutLength - 4, sourceCount - (cutOffset + 12))
             if keepPartialFrame, cutChunk == ChunkType.fdAT, cutPayload > 0, let last = index.frames.indices.last,
                last > 0, !index.frames[last].isDefaultImage {
                 index.frames[last].segments.append(PNGDataSegment(chunkOffset: cutOffset, length: cutPayload + 4,

@@ -87,10 +87,11 @@ package final class APNGDecoder: AnimationDecoder {
                 plans.append(FramePlan(rect: rect, blend: blend,
                                        segments: f.isDefaultImage ? index.defaultImage : f.segments, partial: partial))
                 let den = f.delayDenominator == 0 ? 100 : Double(f.delayDenominator)
-                // Rows the data never reached leave what was under them (or nothing).
+                // A partial frame's alpha is the image's too: one that replaces the whole canvas
+                // with opaque pixels is decoded alone (`blend`), as in Chromium.
                 frames.append(FrameInfo(rect: rect, delayMs: Double(f.delayNumerator) * 1000 / den,
                                         dispose: [.none, .background, .previous][Int(f.disposeOp)],
-                                        blend: blend, hasAlpha: index.hasTransparency || partial))
+                                        blend: blend, hasAlpha: index.hasTransparency))
             }
             plays = Int(animation.plays)
             do {
@@ -199,9 +200,9 @@ package final class APNGDecoder: AnimationDecoder {
         let inside = r.x >= 0 && r.y >= 0 && r.x + r.width <= canvas.width && r.y + r.height <= canvas.height
         let direct = inside && (plan.blend == .source || !hasTransparency)
         // A partial frame, as Chromium shows it: the rows its data reaches; below them, in a
-        // frame that replaces the whole canvas (or starts from an empty one), nothing, and in
-        // any other what was under the frame (in the buffer: transparent rows, which blending
-        // leaves the canvas unchanged under).
+        // frame decoded alone (a keyframe, or one that replaces the whole canvas), nothing, and
+        // in any other what was under the frame (in the buffer: transparent rows, which
+        // blending leaves the canvas unchanged under).
         let f = info.frames[index]
         let clearFirst = !direct || f.keyframe || (f.rect.covers(width: canvas.width, height: canvas.height) && f.blend == .source)
         do {
@@ -212,7 +213,7 @@ package final class APNGDecoder: AnimationDecoder {
                                                        into: into, stride: stride)
                                      return
                                  }
-                                 try Self.decodePartial(plan, with: pixels, into: into, stride: stride, clearFirst: clearFirst)
+                                 Self.decodePartial(plan, with: pixels, into: into, stride: stride, clearFirst: clearFirst)
                              },
                              blend: { Blend.image($0, width: r.width, height: r.height, srcStride: r.width * 4,
                                                   at: r.x, r.y, onto: canvas, op: plan.blend) })
@@ -231,18 +232,14 @@ package final class APNGDecoder: AnimationDecoder {
     }
 
     /// Decodes a partial frame (`FramePlan.partial`) into rows `stride` bytes apart: the rows
-    /// its data completes, over transparent rows when `clearFirst`. The data's end is not an
-    /// error (the warning says the file is truncated); a broken frame still is.
+    /// its data completes, over transparent rows when `clearFirst`. Where decoding stops is not
+    /// an error (the data ends there, however libpng words it; the file's warning says so).
     private static func decodePartial(_ plan: FramePlan, with pixels: PNGFrameDecoder, into: UnsafeMutablePointer<UInt8>,
-                                      stride: Int, clearFirst: Bool) throws(AnimatedError) {
+                                      stride: Int, clearFirst: Bool) {
         let r = plan.rect
         if clearFirst {
             for y in 0..<r.height { (into + y * stride).update(repeating: 0, count: r.width * 4) }
         }
-        do {
-            try pixels.decode(width: r.width, height: r.height, segments: plan.segments, into: into, stride: stride)
-        } catch where error.message.contains("Not enough image data") {
-            return
-        }
+        try? pixels.decode(width: r.width, height: r.height, segments: plan.segments, into: into, stride: stride)
     }
 }

@@ -9,7 +9,9 @@
 ///
 /// On a growing source (a pipe, a download) an APNG opens once its first frame is complete and
 /// `refresh()` indexes the file again as it grows (geometrically: re-reading the chunk headers
-/// costs a few passes over the file in all); a still PNG waits for the whole file.
+/// costs a few passes over the file in all); a still PNG waits for the whole file. A file that
+/// has ended inside a later frame's data keeps that frame, as Chromium shows it: the rows that
+/// arrived (`FramePlan.partial`).
 package final class APNGDecoder: AnimationDecoder {
     /// The animation as its chunks describe it.
     package private(set) var info: AnimationInfo

@@ -176,11 +176,9 @@ _corpus_tools = {}
 def corpus_tool(name):
     """A script of the corpus (check.py, webp-expected.py) loaded as a module, once."""
     if name not in _corpus_tools:
-        import importlib.util
-        spec = importlib.util.spec_from_file_location(name.replace('-', '_')[:-3], os.path.join(CORPUS, name))
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        _corpus_tools[name] = module
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from script_module import load
+        _corpus_tools[name] = load(os.path.join(CORPUS, name))
     return _corpus_tools[name]
 
 

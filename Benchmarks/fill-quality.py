@@ -6,15 +6,15 @@ and against chafa's picture (`chafa -f sixel --scale max` in 120x40 cells of 10x
 
 usage: Benchmarks/fill-quality.py [SOURCE ...]   (default: frame 0 of the medium GIF and samples/orbit.webp)
 """
-import importlib.util, json, os, re, subprocess, sys, tempfile
+import json, os, re, subprocess, sys, tempfile
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PTYRUN = os.environ.get('PTYRUN', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ptyrun.py'))
-spec = importlib.util.spec_from_file_location('sixelbench', os.path.join(HERE, 'sixel-bench.py'))
-sixelbench = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(sixelbench)
+sys.path.insert(0, HERE)
+from script_module import load  # noqa: E402
+sixelbench = load(os.path.join(HERE, 'sixel-bench.py'), 'sixelbench')
 
 
 def ppm(path):

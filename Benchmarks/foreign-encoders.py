@@ -276,11 +276,8 @@ def compare_over_time(cr, info, source, theirs, chrome_dir):
 
 def reference_module():
     """Benchmarks/chromium-reference.py as a module (its Chromium runner and comparisons)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location('chromium_reference', os.path.join(HERE, 'chromium-reference.py'))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from script_module import load
+    return load(os.path.join(HERE, 'chromium-reference.py'))
 
 
 def cut_copies(files, out, seed):

@@ -26,11 +26,8 @@ SIXEL = re.compile(rb'\x1bP[0-9;]*q(.*?)\x1b\\', re.S)
 
 
 def load_sixelbench():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location('sixelbench', os.path.join(HERE, 'sixel-bench.py'))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    from script_module import load
+    return load(os.path.join(HERE, 'sixel-bench.py'), 'sixelbench')
 
 
 def pam_frames(animplay, src, d):

@@ -201,12 +201,6 @@ package final class APNGDecoder: AnimationDecoder {
         let r = plan.rect
         let inside = r.x >= 0 && r.y >= 0 && r.x + r.width <= canvas.width && r.y + r.height <= canvas.height
         let direct = inside && (plan.blend == .source || !hasTransparency)
-        // A partial frame, as Chromium shows it: the rows its data reaches; below them, in a
-        // frame decoded alone (a keyframe, or one that replaces the whole canvas), nothing, and
-        // in any other what was under the frame (in the buffer: transparent rows, which
-        // blending leaves the canvas unchanged under).
-        let f = info.frames[index]
-        let clearFirst = !direct || f.keyframe || (f.rect.covers(width: canvas.width, height: canvas.height) && f.blend == .source)
         do {
             try scratch.draw(index, rect: r, onto: canvas, direct: direct,
                              decode: { (into, stride) throws(AnimatedError) in
@@ -215,7 +209,14 @@ package final class APNGDecoder: AnimationDecoder {
                                                        into: into, stride: stride)
                                      return
                                  }
-                                 Self.decodePartial(plan, with: pixels, into: into, stride: stride, clearFirst: clearFirst)
+                                 // As Chromium shows it: the rows its data reaches; below them,
+                                 // in a frame decoded alone (a keyframe, or one that replaces the
+                                 // whole canvas), nothing, and in any other what was under the
+                                 // frame (in the buffer: transparent rows, which blending leaves
+                                 // the canvas unchanged under).
+                                 let alone = info.frames[index].keyframe
+                                     || (r.covers(width: canvas.width, height: canvas.height) && plan.blend == .source)
+                                 Self.decodePartial(plan, with: pixels, into: into, stride: stride, clearFirst: !direct || alone)
                              },
                              blend: { Blend.image($0, width: r.width, height: r.height, srcStride: r.width * 4,
                                                   at: r.x, r.y, onto: canvas, op: plan.blend) })

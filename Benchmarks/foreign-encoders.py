@@ -6,13 +6,14 @@ interlaced; JPEG of every subsampling, progressive, grey, CMYK, with EXIF orient
 (-O1..-O3, --lossy, --colors, --interlace, disposals), ffmpeg (GIF with palettegen/paletteuse and
 transdiff, APNG in eight pixel formats up to 16 bits, WebP), apngasm, img2webp (lossy, lossless,
 mixed), gif2webp, cwebp (lossy with every alpha option, lossless, near-lossless) and avifenc
-(8-bit stills and sequences); then Benchmarks/chromium-reference.py --file compares every file's
-frames, stored delays and loop count in headless Chromium (ImageDecoder; stills that it hands
-out as YUV planes as <img> draws them) with animplay's. The same seed makes the same files
-(with the same tools).
+(8-bit stills and sequences; 10 and 12 bits too with --avif-depths 8,10,12); then
+Benchmarks/chromium-reference.py --file compares every file's frames, stored delays and loop
+count in headless Chromium (ImageDecoder; stills that it hands out as YUV planes as <img> draws
+them) with animplay's. The same seed makes the same files (with the same tools).
 
     apt-get install chromium apngasm gifsicle webp ffmpeg imagemagick
-    python3 Benchmarks/foreign-encoders.py [--seed 2] [--count 180] [--keep DIR] [--convert | --truncate]
+    python3 Benchmarks/foreign-encoders.py [--seed 2] [--count 180] [--keep DIR] [--avif-depths 8,10,12]
+        [--convert | --truncate]
 
 With --convert, each GIF, APNG and WebP is also converted by animplay to APNG and to lossless
 WebP, and Chromium shows each written file: its pictures over one play must be the source's
@@ -70,6 +71,10 @@ def frames(r, d, n, w, h, alpha_ok, photo):
 
 KINDS = ['im-gif', 'gifsicle', 'ffmpeg-gif', 'ffmpeg-apng', 'apngasm', 'img2webp', 'gif2webp', 'im-webp', 'ffmpeg-webp',
          'im-jpeg', 'avifenc', 'im-png', 'cwebp']
+
+
+# The depths avifenc files are drawn from (--avif-depths).
+AVIF_DEPTHS = ['8']
 
 
 def make(out, seed, i):
@@ -164,8 +169,10 @@ def make(out, seed, i):
             sh(*args, name)
         elif kind == 'avifenc':
             name = os.path.join(out, f'{tag}-avifenc.avif')
-            # 8-bit: 10/12-bit frames are shown at 8 bits, where Chromium's conversion is not matched (README).
-            args = ['avifenc', '-s', '10', '-d', '8', '-y', r.choice(['444', '420', '422', '400']), '--min', '0',
+            # 8 bits unless --avif-depths says otherwise; the depth is drawn from a generator of its
+            # own, so that the other files of a seed stay the same.
+            depth = random.Random(f'{tag}-depth').choice(AVIF_DEPTHS)
+            args = ['avifenc', '-s', '10', '-d', depth, '-y', r.choice(['444', '420', '422', '400']), '--min', '0',
                     '--max', str(r.choice([0, 20, 63])), '--timescale', str(r.choice([10, 30, 1000])), '-j', '1']
             # --duration applies to the files after it: one for all.
             args += ['--duration', str(r.choice([1, 3, 100]))]
@@ -309,9 +316,12 @@ def main():
     ap.add_argument('--keep', help='write the files here (kept) instead of a temporary folder')
     ap.add_argument('--truncate', action='store_true',
                     help='compare copies of the GIF and APNG files cut short (a failed download) instead')
+    ap.add_argument('--avif-depths', default='8',
+                    help='the sample depths avifenc files are drawn from (e.g. 8,10,12; default 8)')
     ap.add_argument('--convert', action='store_true',
                     help='also convert each file to APNG and lossless WebP and check the written files in Chromium')
     a = ap.parse_args()
+    AVIF_DEPTHS[:] = a.avif_depths.split(',')
     out = a.keep or tempfile.mkdtemp(prefix='animplay-foreign-')
     os.makedirs(out, exist_ok=True)
     try:

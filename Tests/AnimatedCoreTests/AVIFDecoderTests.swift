@@ -8,8 +8,9 @@ import Testing
 ///
 /// Every avifenc fixture is identical, stills with alpha and sequences included: Chromium 156
 /// reads a still's alpha plane, and the colour of a sequence without an edit list, as limited
-/// range whatever the file says (measured; `AVIFDecoder` does the same). libavif's own
-/// animation differs in its inter frames (dav1d versions, at most 4).
+/// range whatever the file says (measured; `AVIFDecoder` does the same), and cuts samples of
+/// more than 8 bits its own way (`AVIFHighDepth`). libavif's own animation differs in its inter
+/// frames (dav1d versions, at most 4).
 @Suite struct AVIFDecoderTests {
     static let root = Corpus.fixtures + "/avif"
 
@@ -29,7 +30,10 @@ import Testing
     }
 
     @Test(arguments: ["still-444", "still-lossless", "still-grey", "libavif/white_1x1", "still-alpha-444",
-                      "anim-alpha-444", "anim-lossless", "anim-420"])
+                      "anim-alpha-444", "anim-lossless", "anim-420",
+                      // More than 8 bits (AVIFHighDepth): libavif 0.11 alone was 1 to 4 levels off.
+                      "still-10bit-alpha-420", "still-12bit-alpha-444", "still-12bit-422", "still-10bit-grey-alpha",
+                      "anim-12bit-alpha-444"])
     func framesEqualChromium(_ name: String) throws {
         let id = String(name.split(separator: "/").last!)
         let r = try Self.compare(Self.root + "/\(name).avif", expected: id)
@@ -40,6 +44,35 @@ import Testing
         // libavif's own animation (libavif 1.x wrote it, with an edit list): frame 0 identical,
         // inter frames within 4 (Chromium's dav1d is newer).
         #expect(try Self.compare(Self.root + "/libavif/colors-animated-8bpc.avif", expected: "colors-animated-8bpc").worst <= 4)
+    }
+
+    /// Which conversion each depth and subsampling gets (CrabbyAvif's choice of libyuv function).
+    @Test func highDepthConversions() {
+        typealias H = AVIFHighDepth
+        let bt601 = avifMatrixCoefficients(AVIF_MATRIX_COEFFICIENTS_BT601)
+        let srgb = avifColorPrimaries(AVIF_COLOR_PRIMARIES_BT709)
+        func rule(_ depth: Int, _ format: avifPixelFormat, alpha: Bool = true, premultiplied: Bool = false,
+                  matrix: avifMatrixCoefficients = bt601) -> H.Conversion {
+            H.conversion(depth: depth, format: format, matrix: matrix, primaries: srgb, alpha: alpha, premultiplied: premultiplied)
+        }
+        #expect(rule(8, AVIF_PIXEL_FORMAT_YUV444) == .libavif)
+        #expect(rule(8, AVIF_PIXEL_FORMAT_YUV400) == .libavif)
+        for format in [AVIF_PIXEL_FORMAT_YUV420, AVIF_PIXEL_FORMAT_YUV422, AVIF_PIXEL_FORMAT_YUV444] {
+            #expect(rule(10, format) == .alphaShifted(2))
+            #expect(rule(10, format, alpha: false) == .libavif)
+            #expect(rule(10, format, premultiplied: true) == .libavif)
+        }
+        #expect(rule(12, AVIF_PIXEL_FORMAT_YUV420) == .libavif)
+        #expect(rule(12, AVIF_PIXEL_FORMAT_YUV422) == .downshifted(4, shiftsAlpha: true))
+        #expect(rule(12, AVIF_PIXEL_FORMAT_YUV444, alpha: false) == .downshifted(4, shiftsAlpha: true))
+        #expect(rule(10, AVIF_PIXEL_FORMAT_YUV400) == .downshifted(2, shiftsAlpha: false))
+        #expect(rule(12, AVIF_PIXEL_FORMAT_YUV400) == .downshifted(4, shiftsAlpha: false))
+        // Matrices libyuv has no constants for go through CrabbyAvif's own code (libavif's results).
+        let identity = avifMatrixCoefficients(AVIF_MATRIX_COEFFICIENTS_IDENTITY)
+        #expect(rule(12, AVIF_PIXEL_FORMAT_YUV444, matrix: identity) == .libavif)
+        #expect(rule(10, AVIF_PIXEL_FORMAT_YUV444, matrix: identity) == .libavif)
+        #expect(rule(10, AVIF_PIXEL_FORMAT_YUV400, matrix: identity) == .downshifted(2, shiftsAlpha: false))
+        #expect(rule(12, AVIF_PIXEL_FORMAT_YUV444, matrix: avifMatrixCoefficients(AVIF_MATRIX_COEFFICIENTS_YCGCO)) == .libavif)
     }
 
     @Test func alphaStretchIsCrabbyAvifsLimitedToFull() throws {

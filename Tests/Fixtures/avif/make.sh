@@ -20,3 +20,16 @@ avifenc -s 8 -j 1 -l "$tmp"/o3.png still-lossless.avif >/dev/null
 avifenc -s 8 -j 1 -y 400 "$tmp"/o1.png still-grey.avif >/dev/null
 avifenc -s 8 -j 1 -y 444 "$tmp"/f2.png still-alpha-444.avif >/dev/null
 head -c 1500 anim-lossless.avif > truncated.avif
+# More than 8 bits a sample (AVIFHighDepth): seeded plasma (smooth colours, every rounding shows)
+# under a radial alpha (every alpha value), 10 and 12 bits, the subsamplings whose conversion
+# Chromium does its own way.
+for i in 0 1 2; do
+  convert -seed $((7 + i)) -size 64x48 plasma: \( -size 64x48 radial-gradient:white-black \) -alpha off \
+    -compose copy_opacity -composite "$tmp/p$i.png"
+  convert "$tmp/p$i.png" -alpha off "$tmp/q$i.png"
+done
+avifenc -s 8 -j 1 --depth 10 -y 420 "$tmp"/p0.png still-10bit-alpha-420.avif >/dev/null
+avifenc -s 8 -j 1 --depth 12 -y 444 "$tmp"/p1.png still-12bit-alpha-444.avif >/dev/null
+avifenc -s 8 -j 1 --depth 12 -y 422 "$tmp"/q2.png still-12bit-422.avif >/dev/null
+avifenc -s 8 -j 1 --depth 10 -y 400 "$tmp"/p2.png still-10bit-grey-alpha.avif >/dev/null
+avifenc "${A[@]}" --depth 12 -y 444 --duration 100 "$tmp"/p0.png "$tmp"/p1.png "$tmp"/p2.png anim-12bit-alpha-444.avif >/dev/null

@@ -5,7 +5,8 @@ import CAVIF
 /// libavif decodes from memory: the file is read once and kept for the decoder's life. Every
 /// AVIF frame is a whole picture (no rectangles, disposal or blending), so each frame is
 /// converted from YUV straight into the canvas (`avifImageYUVToRGB`, straight alpha, libavif's
-/// default chroma upsampling: libyuv's bilinear where it applies). libavif finds a frame's
+/// default chroma upsampling: libyuv's bilinear where it applies; samples of more than 8 bits as
+/// Chromium cuts them, `AVIFHighDepth`). libavif finds a frame's
 /// nearest keyframe itself, so frames can be asked for in any order.
 ///
 /// The repetition count: libavif 0.11 (Debian 12) does not read it (`repetitionCount` came
@@ -98,7 +99,7 @@ package final class AVIFDecoder: AnimationDecoder {
                 frames.append(FrameInfo(rect: whole, delayMs: ms, dispose: .none, blend: .source, hasAlpha: alpha))
             }
             var warnings: [String] = []
-            if image.depth > 8 { warnings.append("\(image.depth)-bit samples are shown rounded to 8 bits") }
+            if image.depth > 8 { warnings.append("\(image.depth)-bit samples are shown at 8 bits") }
             var info = AnimationInfo(format: .avif, width: width, height: height, frames: frames,
                                      plays: count > 1 ? edits?.plays ?? 0 : 1, warnings: warnings, timing: options.timing)
             if factor > 1 { info.scaledFrom = ImageSize(width: fullWidth, height: fullHeight) }
@@ -173,14 +174,9 @@ package final class AVIFDecoder: AnimationDecoder {
         }
         if colourAsLimited { decoder.pointee.image.pointee.yuvRange = AVIF_RANGE_LIMITED }
         if factor > 1 { return try blendScaled(onto: canvas) }
-        var rgb = avifRGBImage()
-        animplay_avifRGBImageSetDefaults(&rgb, decoder.pointee.image)
-        rgb.format = AVIF_RGB_FORMAT_RGBA
-        rgb.depth = 8
-        rgb.alphaPremultiplied = AVIF_FALSE
-        rgb.pixels = canvas.pixels.baseAddress
-        rgb.rowBytes = UInt32(canvas.rowBytes)
-        do { try Self.check(animplay_avifImageYUVToRGB(decoder.pointee.image, &rgb)) } catch {
+        do {
+            try AVIFHighDepth.toRGBA(decoder.pointee.image, pixels: canvas.pixels.baseAddress!, rowBytes: canvas.rowBytes)
+        } catch {
             throw .invalid("frame \(index): \(error.message)")
         }
     }
@@ -200,14 +196,7 @@ package final class AVIFDecoder: AnimationDecoder {
             var rect = avifCropRect(x: 0, y: UInt32(y), width: UInt32(width), height: UInt32(rows))
             do {
                 try Self.check(animplay_avifImageSetViewRect(&view, image, &rect))
-                var rgb = avifRGBImage()
-                animplay_avifRGBImageSetDefaults(&rgb, &view)
-                rgb.format = AVIF_RGB_FORMAT_RGBA
-                rgb.depth = 8
-                rgb.alphaPremultiplied = AVIF_FALSE
-                rgb.pixels = strip
-                rgb.rowBytes = UInt32(width * 4)
-                try Self.check(animplay_avifImageYUVToRGB(&view, &rgb))
+                try AVIFHighDepth.toRGBA(&view, pixels: strip, rowBytes: width * 4)
             } catch {
                 throw .invalid("frame 0: \(error.message)")
             }

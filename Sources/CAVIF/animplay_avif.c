@@ -18,7 +18,7 @@
     X(avifDecoderCreate) X(avifDecoderDestroy) X(avifDecoderSetIOMemory) X(avifDecoderParse) \
     X(avifDecoderNextImage) X(avifDecoderNthImage) X(avifDecoderReset) X(avifDecoderNthImageTiming) \
     X(avifResultToString) X(avifRGBImageSetDefaults) X(avifImageYUVToRGB) X(avifImageSetViewRect) \
-    X(avifImageCreate) X(avifImageAllocatePlanes) X(avifImageDestroy)
+    X(avifImageCreate) X(avifImageAllocatePlanes) X(avifImageDestroy) X(avifRGBImageUnpremultiplyAlpha)
 
 /* One pointer per function, typed from libavif's own declaration. */
 #define ANIMPLAY_AVIF_POINTER(name) static __typeof__(&name) p_##name;
@@ -78,3 +78,4 @@ avifResult animplay_avifImageSetViewRect(avifImage *dst, const avifImage *src, c
 avifImage *animplay_avifImageCreate(uint32_t w, uint32_t h, uint32_t depth, avifPixelFormat format) { return p_avifImageCreate(w, h, depth, format); }
 avifResult animplay_avifImageAllocatePlanes(avifImage *image, avifPlanesFlags planes) { return p_avifImageAllocatePlanes(image, planes); }
 void animplay_avifImageDestroy(avifImage *image) { p_avifImageDestroy(image); }
+avifResult animplay_avifRGBImageUnpremultiplyAlpha(avifRGBImage *rgb) { return p_avifRGBImageUnpremultiplyAlpha(rgb); }

@@ -26,4 +26,5 @@ avifResult animplay_avifImageSetViewRect(avifImage *dstImage, const avifImage *s
 avifImage *animplay_avifImageCreate(uint32_t width, uint32_t height, uint32_t depth, avifPixelFormat yuvFormat);
 avifResult animplay_avifImageAllocatePlanes(avifImage *image, avifPlanesFlags planes);
 void animplay_avifImageDestroy(avifImage *image);
+avifResult animplay_avifRGBImageUnpremultiplyAlpha(avifRGBImage *rgb);
 #endif

@@ -32,4 +32,5 @@ avifenc -s 8 -j 1 --depth 10 -y 420 "$tmp"/p0.png still-10bit-alpha-420.avif >/d
 avifenc -s 8 -j 1 --depth 12 -y 444 "$tmp"/p1.png still-12bit-alpha-444.avif >/dev/null
 avifenc -s 8 -j 1 --depth 12 -y 422 "$tmp"/q2.png still-12bit-422.avif >/dev/null
 avifenc -s 8 -j 1 --depth 10 -y 400 "$tmp"/p2.png still-10bit-grey-alpha.avif >/dev/null
+avifenc -s 8 -j 1 --depth 10 -y 444 -p "$tmp"/p1.png still-10bit-premultiplied-444.avif >/dev/null
 avifenc "${A[@]}" --depth 12 -y 444 --duration 100 "$tmp"/p0.png "$tmp"/p1.png "$tmp"/p2.png anim-12bit-alpha-444.avif >/dev/null

@@ -15,14 +15,15 @@ import CAVIF
 ///   it with rounding, as libavif does.
 /// Found by reading CrabbyAvif (`reformat/libyuv.rs`: which function a format and depth get;
 /// `downshift_to_8bit`), then checked against Chromium on 10- and 12-bit stills and sequences of
-/// every subsampling, with and without alpha: up to 5 levels apart before, identical after
-/// (README). An image with premultiplied alpha keeps libavif's conversion: Chromium unpremultiplies
-/// its own way, not measured.
+/// every subsampling, with and without alpha, premultiplied or not: up to 5 levels apart before
+/// (a 10-bit premultiplied image up to 127, its colour divided by another alpha), identical after
+/// (README).
 enum AVIFHighDepth {
     enum Conversion: Equatable {
         /// libavif's conversion is Chromium's.
         case libavif
-        /// libavif's, then alpha replaced by the alpha plane shifted right this many bits.
+        /// libavif's, then alpha replaced by the alpha plane shifted right this many bits (of a
+        /// premultiplied image, before its colour is divided by it, as CrabbyAvif does).
         case alphaShifted(Int)
         /// Every plane shifted right this many bits first (alpha too if `shiftsAlpha`, else
         /// rescaled with rounding), then converted as an 8-bit image.
@@ -37,7 +38,7 @@ enum AVIFHighDepth {
         guard depth > 8, libyuvConverts(format: format, matrix: matrix, primaries: primaries) else { return .libavif }
         if format == AVIF_PIXEL_FORMAT_YUV400 { return .downshifted(depth - 8, shiftsAlpha: false) }
         if depth == 12 && format != AVIF_PIXEL_FORMAT_YUV420 { return .downshifted(4, shiftsAlpha: true) }
-        if depth == 10 && alpha && !premultiplied { return .alphaShifted(2) }
+        if depth == 10 && alpha { return .alphaShifted(2) }
         return .libavif
     }
 
@@ -61,34 +62,40 @@ enum AVIFHighDepth {
     static func toRGBA(_ image: UnsafeMutablePointer<avifImage>, pixels: UnsafeMutablePointer<UInt8>,
                        rowBytes: Int) throws(AnimatedError) {
         let im = image.pointee
-        let alpha = im.alphaPlane != nil
+        let alpha = im.alphaPlane != nil, premultiplied = im.alphaPremultiplied != AVIF_FALSE
         switch conversion(depth: Int(im.depth), format: im.yuvFormat, matrix: im.matrixCoefficients,
-                          primaries: im.colorPrimaries, alpha: alpha, premultiplied: im.alphaPremultiplied != AVIF_FALSE) {
+                          primaries: im.colorPrimaries, alpha: alpha, premultiplied: premultiplied) {
         case .libavif:
             try libavif(image, pixels: pixels, rowBytes: rowBytes)
         case .alphaShifted(let shift):
-            try libavif(image, pixels: pixels, rowBytes: rowBytes)
+            // A premultiplied image's colour stays premultiplied until its alpha is the shifted one.
+            var rgb = try libavif(image, pixels: pixels, rowBytes: rowBytes, keepPremultiplied: premultiplied)
             guard let plane = im.alphaPlane else { return }
             for y in 0..<Int(im.height) {
                 let src = UnsafeRawPointer(plane + y * Int(im.alphaRowBytes)).assumingMemoryBound(to: UInt16.self)
                 let dst = pixels + y * rowBytes + 3
                 for x in 0..<Int(im.width) { dst[x * 4] = UInt8(min(255, src[x] >> shift)) }
             }
+            if premultiplied { try check(animplay_avifRGBImageUnpremultiplyAlpha(&rgb)) }
         case .downshifted(let shift, let shiftsAlpha):
             try downshifted(image, shift: shift, shiftsAlpha: shiftsAlpha, pixels: pixels, rowBytes: rowBytes)
         }
     }
 
+    /// libavif's conversion; straight alpha unless `keepPremultiplied` (a premultiplied image's
+    /// colour left as it is). The RGB image it wrote (to unpremultiply later).
+    @discardableResult
     private static func libavif(_ image: UnsafeMutablePointer<avifImage>, pixels: UnsafeMutablePointer<UInt8>,
-                                rowBytes: Int) throws(AnimatedError) {
+                                rowBytes: Int, keepPremultiplied: Bool = false) throws(AnimatedError) -> avifRGBImage {
         var rgb = avifRGBImage()
         animplay_avifRGBImageSetDefaults(&rgb, image)
         rgb.format = AVIF_RGB_FORMAT_RGBA
         rgb.depth = 8
-        rgb.alphaPremultiplied = AVIF_FALSE
+        rgb.alphaPremultiplied = keepPremultiplied ? AVIF_TRUE : AVIF_FALSE
         rgb.pixels = pixels
         rgb.rowBytes = UInt32(rowBytes)
         try check(animplay_avifImageYUVToRGB(image, &rgb))
+        return rgb
     }
 
     /// The planes shifted into an 8-bit copy a strip of rows at a time (no chroma subsampling

@@ -5,9 +5,9 @@ import CAVIF
 /// libavif decodes from memory: the file is read once and kept for the decoder's life. Every
 /// AVIF frame is a whole picture (no rectangles, disposal or blending), so each frame is
 /// converted from YUV straight into the canvas (`avifImageYUVToRGB`, straight alpha, libavif's
-/// default chroma upsampling: libyuv's bilinear where it applies; samples of more than 8 bits as
-/// Chromium cuts them, `AVIFHighDepth`). libavif finds a frame's
-/// nearest keyframe itself, so frames can be asked for in any order.
+/// default chroma upsampling: libyuv's bilinear where it applies; samples of more than 8 bits cut
+/// as Chromium cuts them, `AVIFHighDepth`). libavif finds a frame's nearest keyframe itself, so
+/// frames can be asked for in any order.
 ///
 /// The repetition count: libavif 0.11 (Debian 12) does not read it (`repetitionCount` came
 /// with libavif 1.0, from the `elst` box), so `AVIFEditList` reads the edit list itself; a

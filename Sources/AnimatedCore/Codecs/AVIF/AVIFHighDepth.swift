@@ -44,8 +44,8 @@ enum AVIFHighDepth {
 
     /// Whether CrabbyAvif converts with libyuv at all (`find_constants`: libyuv has constants for
     /// these matrices); the others (identity, as lossless files have, YCgCo, FCC…) go through
-    /// CrabbyAvif's own code, whose results libavif 0.11's match (a monochrome image's identity
-    /// matrix is taken as BT.601).
+    /// CrabbyAvif's own code, whose results libavif 0.11's match where measured (identity, 10 and
+    /// 12 bits with alpha). A monochrome image's identity matrix is taken as BT.601.
     static func libyuvConverts(format: avifPixelFormat, matrix: avifMatrixCoefficients,
                                primaries: avifColorPrimaries) -> Bool {
         let m = Int(matrix), p = Int(primaries)
@@ -151,7 +151,6 @@ enum AVIFHighDepth {
             try libavif(small, pixels: pixels + y0 * rowBytes, rowBytes: rowBytes)
             y0 += rows
         }
-        small.pointee.height = UInt32(min(stripRows, height))
     }
 
     private static func check(_ rc: avifResult) throws(AnimatedError) {

@@ -32,7 +32,7 @@ import Testing
     @Test(arguments: ["still-444", "still-lossless", "still-grey", "libavif/white_1x1", "still-alpha-444",
                       "anim-alpha-444", "anim-lossless", "anim-420",
                       // More than 8 bits (AVIFHighDepth): libavif 0.11 alone was 1 to 4 levels off
-                      // (the premultiplied one up to 127, its colour divided by another alpha).
+                      // (the premultiplied one up to 50, its colour divided by another alpha).
                       "still-10bit-alpha-420", "still-12bit-alpha-444", "still-12bit-422", "still-10bit-grey-alpha",
                       "anim-12bit-alpha-444", "still-10bit-premultiplied-444"])
     func framesEqualChromium(_ name: String) throws {

@@ -75,7 +75,12 @@ def test_colours_follow_the_frames_in_place(display, anims, fmt, extra):
         seen = watch(x, x.exited)
         assert x.exit_status() == 0, x.errors()
         # The last frame is printed again after the screen is restored: wait until it is drawn.
-        last = x.wait_for(lambda: dominant(x.boxes(COLORS)), what='the last frame after the exit')
+        try:
+            last = x.wait_for(lambda: dominant(x.boxes(COLORS)), what='the last frame after the exit')
+        except AssertionError as e:
+            # What the play showed and said, and the screen (ANIMPLAY_TEST_SHOTS), to tell why.
+            x.save_screenshot(f'no-last-frame-{fmt}')
+            raise AssertionError(f'{e}; seen {seen}; boxes now {x.boxes(COLORS)}; stderr {x.errors()!r}') from None
         order = [c for c, _, _, _ in seen]
         if not order or order[-1] != last:
             order.append(last)

@@ -90,6 +90,14 @@ class TerminalDied(AssertionError):
     scripts/test reruns such a test once (`--only-rerun TerminalDied`); no other failure is rerun."""
 
 
+# The terminal probe's budget for animplay in a real terminal (ANIMPLAY_PROBE_MS). A terminal
+# ends the round as soon as it has answered, so a long budget costs nothing; the 100 ms default
+# did not always hold on a loaded test machine (kitty drawing in software, three test workers),
+# and a forced `--graphics sixel` then went unchecked: kitty's answer, that it has no sixel,
+# came after the round (reproduced with ANIMPLAY_PROBE_MS=1). The budget is not under test here.
+PROBE_BUDGET = '2000'
+
+
 class WrappedTerminal:
     """A terminal (`self.proc`, named `self.name`) running animplay through WRAPPER, which writes
     animplay's pid to `self.pidfile` and its exit status to `self.rcfile`."""
@@ -216,7 +224,8 @@ class Kitty(WrappedTerminal):
         wrapper = os.path.join(self.dir, 'wrap.py')
         with open(wrapper, 'w') as f:
             f.write(WRAPPER)
-        self.env = dict(os.environ, DISPLAY=display.name, LIBGL_ALWAYS_SOFTWARE='1')
+        # PROBE_BUDGET: see its doc (a test about the budget passes its own in `env`).
+        self.env = dict(os.environ, DISPLAY=display.name, LIBGL_ALWAYS_SOFTWARE='1', ANIMPLAY_PROBE_MS=PROBE_BUDGET)
         self.env.pop('TMUX', None)
         if env:
             self.env.update(env)

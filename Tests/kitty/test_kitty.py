@@ -198,10 +198,9 @@ def test_inside_tmux_frames_reach_kitty_only_through_passthrough(display, anims,
     conf = tmp_path / 'tmux.conf'
     conf.write_text(f'set -g allow-passthrough {passthrough}\nset -g status off\n')
     sock = str(tmp_path / 'tmux.sock')
-    # The probe's round ends at the outer terminal's DA1 through passthrough; a generous budget
-    # keeps a loaded machine from turning 'on' into 'no answer' (the budget is not under test).
-    k = Kitty(display, ['--loop', '0', anims['gif']], env={'ANIMPLAY_PROBE_MS': '2000'},
-              inside=['tmux', '-S', sock, '-f', str(conf), 'new-session'])
+    # The probe's round ends at the outer terminal's DA1 through passthrough; the harness's
+    # generous budget (PROBE_BUDGET) keeps a loaded machine from turning 'on' into 'no answer'.
+    k = Kitty(display, ['--loop', '0', anims['gif']], inside=['tmux', '-S', sock, '-f', str(conf), 'new-session'])
     try:
         pid = k.pid()
         if passthrough == 'on':
@@ -236,8 +235,7 @@ def test_inside_tmux_the_image_sits_in_its_pane_and_leaves_text_behind(display, 
     conf.write_text('set -g allow-passthrough on\nset -g status off\n')
     sock = str(tmp_path / 'tmux.sock')
     shm = lambda pid: [n for n in os.listdir('/dev/shm') if n.startswith(f'animplay-tty-graphics-protocol-{pid}-')]
-    k = Kitty(display, ['--loop', '0', anims['gif']], env={'ANIMPLAY_PROBE_MS': '2000'},
-              inside=['tmux', '-S', sock, '-f', str(conf), 'new-session'])
+    k = Kitty(display, ['--loop', '0', anims['gif']], inside=['tmux', '-S', sock, '-f', str(conf), 'new-session'])
     try:
         pid = k.pid()
         ours = tmux_ask(sock, 'list-panes', '-F', '#{pane_id}').split()[0]

@@ -14,7 +14,7 @@ import os, shutil, subprocess, sys, tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'kitty'))
 sys.path.insert(0, os.path.join(HERE, '..', 'pty'))
-from kittyharness import Display, WRAPPER, SCREEN, WrappedTerminal, solid_animations  # noqa: E402,F401
+from kittyharness import Display, PROBE_BUDGET, WRAPPER, SCREEN, WrappedTerminal, solid_animations  # noqa: E402,F401
 from ptyharness import binary  # noqa: E402
 from screenshot import grab  # noqa: E402
 
@@ -31,7 +31,7 @@ class SixelTerminal(WrappedTerminal):
         wrapper = os.path.join(self.dir, 'wrap.py')
         with open(wrapper, 'w') as f:
             f.write(WRAPPER)
-        self.env = dict(os.environ, DISPLAY=display.name)
+        self.env = dict(os.environ, DISPLAY=display.name, ANIMPLAY_PROBE_MS=PROBE_BUDGET)
         for k in ('TMUX', 'TERM_PROGRAM', 'LC_TERMINAL', 'KITTY_WINDOW_ID', 'WEZTERM_EXECUTABLE', 'KONSOLE_VERSION'):
             self.env.pop(k, None)
         if env:

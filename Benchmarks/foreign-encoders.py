@@ -73,12 +73,9 @@ KINDS = ['im-gif', 'gifsicle', 'ffmpeg-gif', 'ffmpeg-apng', 'apngasm', 'img2webp
          'im-jpeg', 'avifenc', 'im-png', 'cwebp']
 
 
-# The depths avifenc files are drawn from (--avif-depths).
-AVIF_DEPTHS = ['8']
-
-
-def make(out, seed, i):
-    """Case i's file in `out` (its name says the case and the encoder), or None if the encoder refused."""
+def make(out, seed, i, avif_depths=('8',)):
+    """Case i's file in `out` (its name says the case and the encoder), or None if the encoder refused.
+    `avif_depths`: the sample depths an avifenc file is drawn from (--avif-depths)."""
     r = random.Random(seed * 100003 + i)
     kind = KINDS[i % len(KINDS)]
     w, h = r.randrange(1, 161), r.randrange(1, 121)
@@ -171,7 +168,7 @@ def make(out, seed, i):
             name = os.path.join(out, f'{tag}-avifenc.avif')
             # 8 bits unless --avif-depths says otherwise; the depth is drawn from a generator of its
             # own, so that the other files of a seed stay the same.
-            depth = random.Random(f'{tag}-depth').choice(AVIF_DEPTHS)
+            depth = random.Random(f'{tag}-depth').choice(avif_depths)
             args = ['avifenc', '-s', '10', '-d', depth, '-y', r.choice(['444', '420', '422', '400']), '--min', '0',
                     '--max', str(r.choice([0, 20, 63])), '--timescale', str(r.choice([10, 30, 1000])), '-j', '1']
             # --duration applies to the files after it: one for all.
@@ -321,11 +318,10 @@ def main():
     ap.add_argument('--convert', action='store_true',
                     help='also convert each file to APNG and lossless WebP and check the written files in Chromium')
     a = ap.parse_args()
-    AVIF_DEPTHS[:] = a.avif_depths.split(',')
     out = a.keep or tempfile.mkdtemp(prefix='animplay-foreign-')
     os.makedirs(out, exist_ok=True)
     try:
-        files = [f for f in (make(out, a.seed, i) for i in range(a.count)) if f]
+        files = [f for f in (make(out, a.seed, i, a.avif_depths.split(',')) for i in range(a.count)) if f]
         print(f'{len(files)} files made (seed {a.seed})', file=sys.stderr)
         if a.truncate:
             files = cut_copies(files, out, a.seed)

@@ -229,7 +229,8 @@ package final class AVIFDecoder: AnimationDecoder {
         }
     }
 
-    private static func check(_ rc: avifResult) throws(AnimatedError) {
+    /// libavif's result as an error (none for OK); `AVIFHighDepth` uses it too.
+    static func check(_ rc: avifResult) throws(AnimatedError) {
         guard rc != AVIF_RESULT_OK else { return }
         let text = String(cString: animplay_avifResultToString(rc))
         throw rc == AVIF_RESULT_NOT_IMPLEMENTED ? .unsupportedFormat(text) : .invalid(text)

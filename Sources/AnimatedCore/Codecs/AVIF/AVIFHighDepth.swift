@@ -76,7 +76,7 @@ enum AVIFHighDepth {
                 let dst = pixels + y * rowBytes + 3
                 for x in 0..<Int(im.width) { dst[x * 4] = UInt8(min(255, src[x] >> shift)) }
             }
-            if premultiplied { try check(animplay_avifRGBImageUnpremultiplyAlpha(&rgb)) }
+            if premultiplied { try AVIFDecoder.check(animplay_avifRGBImageUnpremultiplyAlpha(&rgb)) }
         case .downshifted(let shift, let shiftsAlpha):
             try downshifted(image, shift: shift, shiftsAlpha: shiftsAlpha, pixels: pixels, rowBytes: rowBytes)
         }
@@ -94,7 +94,7 @@ enum AVIFHighDepth {
         rgb.alphaPremultiplied = keepPremultiplied ? AVIF_TRUE : AVIF_FALSE
         rgb.pixels = pixels
         rgb.rowBytes = UInt32(rowBytes)
-        try check(animplay_avifImageYUVToRGB(image, &rgb))
+        try AVIFDecoder.check(animplay_avifImageYUVToRGB(image, &rgb))
         return rgb
     }
 
@@ -116,7 +116,7 @@ enum AVIFHighDepth {
         small.pointee.transferCharacteristics = im.transferCharacteristics
         small.pointee.alphaPremultiplied = im.alphaPremultiplied
         let alpha = im.alphaPlane != nil
-        try check(animplay_avifImageAllocatePlanes(small, (alpha ? AVIF_PLANES_ALL : AVIF_PLANES_YUV).rawValue))
+        try AVIFDecoder.check(animplay_avifImageAllocatePlanes(small, (alpha ? AVIF_PLANES_ALL : AVIF_PLANES_YUV).rawValue))
         let planes = [im.yuvPlanes.0, im.yuvPlanes.1, im.yuvPlanes.2]
         let strides = [Int(im.yuvRowBytes.0), Int(im.yuvRowBytes.1), Int(im.yuvRowBytes.2)]
         let targets = [small.pointee.yuvPlanes.0, small.pointee.yuvPlanes.1, small.pointee.yuvPlanes.2]
@@ -151,10 +151,5 @@ enum AVIFHighDepth {
             try libavif(small, pixels: pixels + y0 * rowBytes, rowBytes: rowBytes)
             y0 += rows
         }
-    }
-
-    private static func check(_ rc: avifResult) throws(AnimatedError) {
-        guard rc != AVIF_RESULT_OK else { return }
-        throw .invalid(String(cString: animplay_avifResultToString(rc)))
     }
 }
